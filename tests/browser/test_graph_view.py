@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import NEURON, open_player, player_url
-from tests.support.programs import fanout_program
+from tests.support.programs import fanout_program, nn_source, nn_training
 
 pytestmark = pytest.mark.browser
 
@@ -648,3 +648,28 @@ def test_each_backward_step_shows_the_value_its_operands_and_their_additions(
         wrong = _cut_or_covered(shown, geometry)
         assert wrong == [], f"frame {frame} at {viewport['width']} px: {wrong}"
     assert checked >= 5, f"only {checked} steps with a += checked"
+
+
+def test_a_phone_never_leaves_a_plus_equals_label_under_the_zoom_buttons(
+    player_page: Page, server: str
+) -> None:
+    """nn.py's 4-4-1 network on a phone: a step whose operands do not fit together shows
+    one of them with its `+=` label, and where that value is at the top of the graph the
+    view goes past the graph's edge rather than leave the label under the + button (the
+    view's clamp to the graph put it back there)."""
+    player_page.set_viewport_size(PHONE)
+    source = nn_source() + nn_training(prints=False)
+    open_player(player_page, player_url(server, source, frame=1092))
+    frame = player_page.locator("[data-testid=graph-frame]")
+    frame.scroll_into_view_if_needed()
+    frame.focus()
+    for step in (1093, 1094, 1095):
+        player_page.keyboard.press("ArrowRight")
+        expect(player_page.get_by_test_id("frame-counter")).to_have_text(
+            re.compile(rf"^{step + 1} / ")
+        )
+        player_page.wait_for_timeout(300)
+        geometry = player_page.evaluate(STEP_GEOMETRY)
+        assert geometry["labels"], f"frame {step}: no += drawn"
+        wrong = [w for w in _cut_or_covered(geometry["labels"], geometry) if "under" in w]
+        assert wrong == [], f"frame {step}: {wrong}"

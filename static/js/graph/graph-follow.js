@@ -64,7 +64,7 @@ export function createFollower(options) {
       state.current >= 0 ? state.current : (timeline.indexOf.get(timeline.trace.output) ?? 0);
     const seen = stepFocus(options, focus, state.index, choice.scale, state);
     const aim = aimAt(options, seen, choice.scale, covered);
-    panZoom.centerOn(aim.x, aim.y, choice.scale, true);
+    panZoom.centerOn(aim.x, aim.y, choice.scale, true, aim.reach);
     return false;
   }
 
@@ -98,10 +98,13 @@ export function createFollower(options) {
     // scrubber jumps around, keep still (drawing a new region per jump is what costs on
     // big graphs) and move once it rests.
     clearTimeout(followTimer);
-    const { x, y } = aimAt(options, seen, k, covered);
-    if (!jumped) panZoom.centerOn(x, y, undefined, rapid);
+    const { x, y, reach } = aimAt(options, seen, k, covered);
+    if (!jumped) panZoom.centerOn(x, y, undefined, rapid, reach);
     else
-      followTimer = setTimeout(() => panZoom.centerOn(x, y, undefined, true), FOLLOW_AFTER_JUMP_MS);
+      followTimer = setTimeout(
+        () => panZoom.centerOn(x, y, undefined, true, reach),
+        FOLLOW_AFTER_JUMP_MS,
+      );
   }
 
   /**
@@ -116,8 +119,8 @@ export function createFollower(options) {
     const k = panZoom.view.k;
     const seen = stepFocus(options, state.current, state.index, k, state);
     if (inView(panZoom, seen.keep) && !underControls(covered, panZoom, seen.keep)) return;
-    const { x, y } = aimAt(options, seen, k, covered);
-    panZoom.centerOn(x, y, undefined, true);
+    const { x, y, reach } = aimAt(options, seen, k, covered);
+    panZoom.centerOn(x, y, undefined, true, reach);
   }
 
   return {
@@ -181,7 +184,7 @@ function stepFocus(options, index, frameIndex, k, state) {
     const overwrite = timeline.trace.mistake === "assign"; // as delta-labels.js writes them
     for (const [child, texts] of deltaTexts(state.contributions, overwrite)) {
       const record = layout.records[child];
-      if (!record || child === index) continue;
+      if (!record) continue;
       let label = placed?.get(child);
       if (!label) {
         // Not drawn yet (the first frame): where it goes when nothing is in its way.
@@ -209,7 +212,10 @@ function stepFocus(options, index, frameIndex, k, state) {
   // A little margin (the phone's neuron step, 319 px wide, fits its 364 px view).
   const fits = (/** @type {Box} */ box) =>
     box.width * k <= view.width - 16 && box.height * k <= view.height - 16;
-  const whole = [...reads.values()].reduce(union, own);
+  // A `+=` into the current value itself (a box holding both ends of a rule) labels it.
+  const self = reads.get(index);
+  reads.delete(index);
+  const whole = [...reads.values()].reduce(union, self ?? own);
   if (fits(whole)) return { whole, keep: whole };
   if (!backward || reads.size === 0) return { whole, keep: own };
   const sum = state?.contributions.find((c) => c.before !== 0 && reads.has(c.child));
@@ -223,7 +229,8 @@ function stepFocus(options, index, frameIndex, k, state) {
 /**
  * Where to centre the view (content units) to show a step: `whole` where it fits (as
  * aimX places it), else `keep` whole and as much of the rest as the view holds; then
- * moved the least that takes `keep` out from under the controls.
+ * moved the least that takes `keep` out from under the controls (`reach`: the screen
+ * pixels that move may take the view past the content's edge).
  * @param {FollowerOptions} options
  * @param {{whole: Box, keep: Box}} seen
  * @param {number} k
@@ -241,7 +248,7 @@ function aimAt(options, { whole, keep }, k, covered) {
     y = slideTo(whole.y, { centre: keep.y, length: keep.height }, k, view.height, IN_VIEW_MARGIN);
   }
   const shown = covered.filter((part) => !part.element.hidden);
-  if (shown.length === 0) return { x, y };
+  if (shown.length === 0) return { x, y, reach: 0 };
   const left = view.width / 2 + (keep.x - keep.width / 2 - x) * k;
   const top = view.height / 2 + (keep.y - keep.height / 2 - y) * k;
   const rect = { left, top, right: left + keep.width * k, bottom: top + keep.height * k };
@@ -250,7 +257,9 @@ function aimAt(options, { whole, keep }, k, covered) {
     Math.min(8, (view.width - keep.width * k) / 2, (view.height - keep.height * k) / 2),
   );
   const { dx, dy } = clearOfCovers(rect, shown, view, margin);
-  return { x: x - dx / k, y: y - dy / k };
+  // A value at the graph's edge may need the view to go past it, else the view's
+  // clamp (no blank beyond the content) puts it back under the buttons.
+  return { x: x - dx / k, y: y - dy / k, reach: Math.max(Math.abs(dx), Math.abs(dy)) };
 }
 
 /**
@@ -266,10 +275,29 @@ function inView(panZoom, box) {
   return panZoom.isInView(box, Math.max(0, Math.min(IN_VIEW_MARGIN, slack - 1)));
 }
 
-/** The record of value i (centre and size). @param {import("../layout/layout.js").Layout} layout @param {number} i */
+/**
+ * Screen room a record's box takes beyond its border, in layout units: the topo badge
+ * on its top-left corner (half a badge of up to three digits to the left, 9 above) and the
+ * name drawn over it (15 above). A record whose border cleared the zoom buttons by a
+ * pixel or two had its badge under them.
+ */
+const BADGE_LEFT = 14;
+const NAME_ABOVE = 16;
+
+/**
+ * The record of value i with its badge and name (centre and size).
+ * @param {import("../layout/layout.js").Layout} layout
+ * @param {number} i
+ */
 function recordBox(layout, i) {
   const record = layout.records[i];
-  return { x: record.x, y: record.y, width: record.width, height: SIZES.recordHeight };
+  const height = SIZES.recordHeight + NAME_ABOVE;
+  return {
+    x: record.x - BADGE_LEFT / 2,
+    y: record.y - NAME_ABOVE / 2,
+    width: record.width + BADGE_LEFT,
+    height,
+  };
 }
 
 /** The smallest box holding both. @param {Box} a @param {Box} b @returns {Box} */

@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import NEURON, open_player, player_url
-from tests.support.programs import fanout_program
+from tests.support.programs import fanout_program, nn_source, nn_training
 
 pytestmark = pytest.mark.browser
 
@@ -474,3 +474,202 @@ def test_the_minimap_draws_in_the_theme_colours(
     )
     # The view's outline is drawn in the theme's ink: dark on light, light on dark.
     assert inked > 20, inked
+
+
+# A two-layer MLP in micrograd's style trained for three steps: its passes are drawn
+# one at a time (pass-graph.js), the case where the camera read the whole trace's
+# operands by the pass view's indices and framed the current value alone.
+MLP_TRAINED_THREE_STEPS = """import random
+from micrograd.engine import Value
+
+
+class Neuron:
+    def __init__(self, nin):
+        self.w = [Value(random.uniform(-1, 1)) for _ in range(nin)]
+        self.b = Value(random.uniform(-1, 1))
+
+    def __call__(self, x):
+        act = sum((wi * xi for wi, xi in zip(self.w, x)), self.b)
+        return act.tanh()
+
+    def parameters(self):
+        return self.w + [self.b]
+
+
+class Layer:
+    def __init__(self, nin, nout):
+        self.neurons = [Neuron(nin) for _ in range(nout)]
+
+    def __call__(self, x):
+        outs = [n(x) for n in self.neurons]
+        return outs[0] if len(outs) == 1 else outs
+
+    def parameters(self):
+        return [p for neuron in self.neurons for p in neuron.parameters()]
+
+
+class MLP:
+    def __init__(self, nin, nouts):
+        sz = [nin] + nouts
+        self.layers = [Layer(sz[i], sz[i + 1]) for i in range(len(nouts))]
+
+    def __call__(self, x):
+        for layer in self.layers:
+            x = layer(x)
+        return x
+
+    def parameters(self):
+        return [p for layer in self.layers for p in layer.parameters()]
+
+
+random.seed(2)
+n = MLP(2, [3, 1])
+xs = [[2.0, 3.0], [3.0, -1.0], [0.5, 1.0], [1.0, 1.0]]
+ys = [1.0, -1.0, -1.0, 1.0]
+for k in range(3):
+    ypred = [n(x) for x in xs]
+    loss = sum((yout - ygt) ** 2 for ygt, yout in zip(ys, ypred))
+    for p in n.parameters():
+        p.grad = 0.0
+    loss.backward()
+    for p in n.parameters():
+        p.data += -0.1 * p.grad
+"""
+
+LAPTOP = {"width": 1366, "height": 768}
+
+# Once the view has stopped moving (a glide lasts 280 ms): the screen boxes of the
+# current value's record, the records receiving a `+=` and their labels, the graph's
+# visible rect and the zoom buttons. A closed call's box (a neuron) is a value too.
+STEP_GEOMETRY = """async () => {
+  const viewport = document.querySelector('[data-testid=graph-viewport]');
+  const frame = () => new Promise((done) => requestAnimationFrame(() => done()));
+  let still = 0;
+  for (let last = null; still < 4; ) {
+    await frame();
+    const now = viewport.getAttribute('transform');
+    still = now === last ? still + 1 : 0;
+    last = now;
+  }
+  const box = (element) => {
+    const r = element.getBoundingClientRect();
+    return {left: r.left, top: r.top, right: r.right, bottom: r.bottom,
+            name: element.dataset.label || element.dataset.nodeId || element.textContent};
+  };
+  const value = ':is([data-testid=node], [data-testid=group])';
+  const current = document.querySelector(`${value}[data-role=active]`);
+  return {
+    view: box(document.querySelector('.graph-svg')),
+    tools: box(document.querySelector('[data-testid=graph-frame] .graph-tools')),
+    current: current && box(current),
+    operands: [...document.querySelectorAll(`${value}[data-role=receiving]`)].map(box),
+    labels: [...document.querySelectorAll('[data-testid=delta]')].map(box),
+  };
+}"""
+
+
+def _span(boxes: list[dict[str, Any]]) -> tuple[float, float]:
+    width = max(b["right"] for b in boxes) - min(b["left"] for b in boxes)
+    height = max(b["bottom"] for b in boxes) - min(b["top"] for b in boxes)
+    return width, height
+
+
+def _fits(boxes: list[dict[str, Any]], view: dict[str, Any]) -> bool:
+    width, height = _span(boxes)
+    room_width = view["right"] - view["left"] - 16
+    return width <= room_width and height <= view["bottom"] - view["top"] - 16
+
+
+def _cut_or_covered(boxes: list[dict[str, Any]], geometry: dict[str, Any]) -> list[str]:
+    view, tools = geometry["view"], geometry["tools"]
+    wrong = []
+    for b in boxes:
+        inside = (
+            b["left"] >= view["left"] - 0.5
+            and b["right"] <= view["right"] + 0.5
+            and b["top"] >= view["top"] - 0.5
+            and b["bottom"] <= view["bottom"] + 0.5
+        )
+        under = (
+            b["left"] < tools["right"]
+            and b["right"] > tools["left"]
+            and b["top"] < tools["bottom"]
+            and b["bottom"] > tools["top"]
+        )
+        if not inside or under:
+            wrong.append(f"{b['name']} {'under the zoom buttons' if inside else 'cut off'}")
+    return wrong
+
+
+@pytest.mark.parametrize(
+    ("viewport", "start", "steps"),
+    [(LAPTOP, 227, 8), (PHONE, 196, 10)],
+    ids=["laptop", "phone"],
+)
+def test_each_backward_step_shows_the_value_its_operands_and_their_additions(
+    player_page: Page, server: str, viewport: dict[str, int], start: int, steps: int
+) -> None:
+    """At each backward step the current value, the operands its rule adds into and
+    their `+=` labels are on screen, clear of the zoom buttons, where they fit at the
+    readable scale (a laptop); where they do not (a phone), the operands with their
+    labels are, rather than the current value with its operands cut off at the edge."""
+    player_page.set_viewport_size(viewport)
+    phone = viewport is PHONE
+    # The first frame's framing (a permalink), then steps one at a time.
+    first = 200 if phone else 232
+    open_player(player_page, player_url(server, MLP_TRAINED_THREE_STEPS, frame=first))
+    player_page.locator("[data-testid=graph-frame]").scroll_into_view_if_needed()
+    frames = [first, *range(start, start + steps)]
+    checked = 0
+    for n, frame in enumerate(frames):
+        if n == 1:
+            player_page.get_by_test_id("scrubber").fill(str(start))
+            player_page.locator("[data-testid=graph-frame]").focus()
+            player_page.wait_for_timeout(400)  # the view moves once the scrubber rests
+        elif n > 1:
+            player_page.keyboard.press("ArrowRight")
+            player_page.wait_for_timeout(300)  # a step, not a held key: it may glide
+        counter = player_page.get_by_test_id("frame-counter")
+        expect(counter).to_have_text(re.compile(rf"^{frame + 1} / "))
+        geometry = player_page.evaluate(STEP_GEOMETRY)
+        if not geometry["operands"]:
+            continue  # a leaf's or a constant's step: its rule adds nothing
+        assert geometry["current"] is not None, f"frame {frame}: no current value"
+        adding = geometry["operands"] + geometry["labels"]
+        assert geometry["labels"], f"frame {frame}: no += drawn"
+        everything = [geometry["current"], *adding]
+        if _fits(everything, geometry["view"]):
+            shown = everything
+        elif _fits(adding, geometry["view"]):
+            shown = adding
+        else:
+            continue
+        checked += 1
+        wrong = _cut_or_covered(shown, geometry)
+        assert wrong == [], f"frame {frame} at {viewport['width']} px: {wrong}"
+    assert checked >= 5, f"only {checked} steps with a += checked"
+
+
+def test_a_phone_never_leaves_a_plus_equals_label_under_the_zoom_buttons(
+    player_page: Page, server: str
+) -> None:
+    """nn.py's 4-4-1 network on a phone: a step whose operands do not fit together shows
+    one of them with its `+=` label, and where that value is at the top of the graph the
+    view goes past the graph's edge rather than leave the label under the + button (the
+    view's clamp to the graph put it back there)."""
+    player_page.set_viewport_size(PHONE)
+    source = nn_source() + nn_training(prints=False)
+    open_player(player_page, player_url(server, source, frame=1092))
+    frame = player_page.locator("[data-testid=graph-frame]")
+    frame.scroll_into_view_if_needed()
+    frame.focus()
+    for step in (1093, 1094, 1095):
+        player_page.keyboard.press("ArrowRight")
+        expect(player_page.get_by_test_id("frame-counter")).to_have_text(
+            re.compile(rf"^{step + 1} / ")
+        )
+        player_page.wait_for_timeout(300)
+        geometry = player_page.evaluate(STEP_GEOMETRY)
+        assert geometry["labels"], f"frame {step}: no += drawn"
+        wrong = [w for w in _cut_or_covered(geometry["labels"], geometry) if "under" in w]
+        assert wrong == [], f"frame {step}: {wrong}"

@@ -7,9 +7,11 @@ import {
   NEAR_MAX_NODES,
   NODE_TEXT_PX,
   READABLE_SCALE,
+  clearOfCovers,
   frameHeight,
   framing,
   levelOfDetail,
+  slideTo,
   underCovers,
 } from "../../static/js/graph/graph-camera.js";
 
@@ -103,5 +105,47 @@ describe("underCovers (issue 23, 11)", () => {
       underCovers({ x: 0, y: 0, k: 1 }, { x: 0, y: 0, width: 10, height: 10 }, []),
       false,
     );
+  });
+});
+
+describe("slideTo", () => {
+  it("keeps the span whole and reaches as far towards the rest as the view allows", () => {
+    // A 100-unit span at 50..150 in a 400 px view: the view's left edge 24 px before it.
+    assert.equal(slideTo(500, { centre: 100, length: 100 }, 1, 400, 24), 226);
+    // Towards the other side, by the same rule.
+    assert.equal(slideTo(-500, { centre: 100, length: 100 }, 1, 400, 24), -26);
+    // Where the wanted centre shows the span already, it stands.
+    assert.equal(slideTo(120, { centre: 100, length: 100 }, 1, 400, 24), 120);
+  });
+  it("counts in screen pixels at the view's scale", () => {
+    // At k 0.5 the 400 px view spans 800 units: 352 of them beside the span's start.
+    assert.equal(slideTo(1000, { centre: 100, length: 100 }, 0.5, 400, 24), 50 + 400 - 48);
+  });
+  it("narrows the margin for a span that only just fits, and centres one too long", () => {
+    // 340 of 400 px: 6 px of play each way with 24 px margins.
+    assert.equal(slideTo(900, { centre: 100, length: 340 }, 1, 400, 24), 106);
+    // 390 px: less than the margins' room, so it is centred (5 px a side).
+    assert.equal(slideTo(900, { centre: 100, length: 390 }, 1, 400, 24), 100);
+    assert.equal(slideTo(900, { centre: 100, length: 500 }, 1, 400, 24), 100);
+  });
+});
+
+describe("clearOfCovers", () => {
+  const size = { width: 400, height: 300 };
+  const tools = [{ left: 250, top: 10, right: 390, bottom: 42 }];
+  it("moves a box from under the zoom buttons the shortest way that stays in view", () => {
+    const rect = { left: 200, top: 20, right: 300, bottom: 60 };
+    assert.deepEqual(clearOfCovers(rect, tools, size, 8), { dx: 0, dy: 26 });
+    // Too tall to go below them: it goes left of them.
+    const tall = { left: 200, top: 20, right: 300, bottom: 285 };
+    assert.deepEqual(clearOfCovers(tall, tools, size, 8), { dx: -54, dy: 0 });
+  });
+  it("leaves a box that is under nothing, or that no move can clear, where it is", () => {
+    assert.deepEqual(clearOfCovers({ left: 0, top: 100, right: 90, bottom: 140 }, tools, size, 8), {
+      dx: 0,
+      dy: 0,
+    });
+    const huge = { left: 8, top: 8, right: 392, bottom: 292 };
+    assert.deepEqual(clearOfCovers(huge, tools, size, 8), { dx: 0, dy: 0 });
   });
 });

@@ -97,6 +97,12 @@ describe("clampToContent", () => {
   it("keeps the scale", () => {
     assert.equal(clampToContent({ x: 3, y: 4, k: 0.7 }, content, box).k, 0.7);
   });
+
+  it("goes `reach` pixels past the edge, to take a value out from under the buttons", () => {
+    const view = clampToContent(centerView(20, 50, 1, box), content, box, 16, 30);
+    assert.equal(view.x, 46);
+    assert.equal(clampToContent(centerView(20, 50, 1, box), content, box, 16, 10).x, 26);
+  });
 });
 
 describe("visibleRect and isInView", () => {

@@ -14,6 +14,8 @@ import { svg } from "../player/svg.js";
  * @param {{timeline: import("../passes/timeline.js").Timeline, layout: import("../layout/layout.js").Layout,
  *   drawn: Iterable<number>, isDrawn: (i: number) => boolean, nameWidth?: (i: number) => number}} graph
  *   drawn: the values on screen; nameWidth: the width of the name drawn over a record (0: none)
+ * @returns {Array<{child: number, x: number, y: number, width: number, height: number}>}
+ *   where each label went (top-left corner and size, layout units)
  */
 export function drawDeltaLabels(
   layer,
@@ -41,7 +43,7 @@ export function drawDeltaLabels(
     });
   }
   const shown = labels.filter((label) => isDrawn(label.child));
-  if (shown.length === 0) return;
+  if (shown.length === 0) return [];
   const obstacles = [];
   // Labels come at the sort frame and after it, when each record wears its topo badge.
   const { topoIndex } = timeline;
@@ -50,7 +52,8 @@ export function drawDeltaLabels(
     const badge = topoIndex[i] >= 0 ? topoBadgeWidth(topoIndex[i] + 1) : 0;
     obstacles.push(...obstaclesOf(layout, i, badge, nameWidth(i)));
   }
-  placeLabels(shown, layout, obstacles).forEach((spot, n) => {
+  const spots = placeLabels(shown, layout, obstacles);
+  spots.forEach((spot, n) => {
     const group = svg(
       "g",
       {
@@ -65,4 +68,5 @@ export function drawDeltaLabels(
       svg("text", { x: spot.width / 2, y: 14 + line * 16 }, group).textContent = text;
     });
   });
+  return spots;
 }

@@ -87,3 +87,77 @@ export function underCovers(view, box, covers) {
     (part) => left < part.right && right > part.left && top < part.bottom && bottom > part.top,
   );
 }
+
+/**
+ * The centre, along one axis of the view, that shows the span `keep` whole (at least
+ * `margin` screen pixels inside the view's edges, less where it is too long for that)
+ * and is otherwise as close to `want` as it can be: a step too big for the view keeps
+ * the values it must show whole and slides towards the rest.
+ * Example: slideTo(500, {centre: 100, length: 100}, 1, 400, 24) -> 226 (the span's
+ * start 24 px inside the view's left edge, the view reaching as far towards 500 as it can).
+ * @param {number} want  the centre that would show everything, content units
+ * @param {{centre: number, length: number}} keep  content units
+ * @param {number} k  the view's scale
+ * @param {number} room  the view's length on screen
+ * @param {number} margin  screen pixels
+ */
+export function slideTo(want, keep, k, room, margin) {
+  const inset = Math.max(0, Math.min(margin, (room - keep.length * k) / 2));
+  const half = (room / 2 - inset) / k;
+  const low = keep.centre + keep.length / 2 - half;
+  const high = keep.centre - keep.length / 2 + half;
+  if (low > high) return keep.centre;
+  return Math.min(high, Math.max(low, want));
+}
+
+/**
+ * The smallest move (screen pixels) that takes `rect` out from under every one of
+ * `covers` (the controls drawn over the graph: the zoom buttons, the minimap) while it
+ * stays `margin` inside the view; {dx: 0, dy: 0} when it is under none, or when no
+ * such move exists.
+ * Example: clearOfCovers({left: 200, top: 20, right: 300, bottom: 60},
+ *   [{left: 250, top: 10, right: 390, bottom: 42}], {width: 400, height: 300}, 8)
+ *   -> {dx: 0, dy: 26} (down below the buttons: moving left would take 54 px)
+ * @param {{left: number, top: number, right: number, bottom: number}} rect
+ * @param {Array<{left: number, top: number, right: number, bottom: number}>} covers
+ * @param {{width: number, height: number}} size
+ * @param {number} margin
+ * @returns {{dx: number, dy: number}}
+ */
+export function clearOfCovers(rect, covers, size, margin) {
+  const gap = 4;
+  const under = (/** @type {number} */ dx, /** @type {number} */ dy) =>
+    covers.some(
+      (c) =>
+        rect.left + dx < c.right &&
+        rect.right + dx > c.left &&
+        rect.top + dy < c.bottom &&
+        rect.bottom + dy > c.top,
+    );
+  const inside = (/** @type {number} */ dx, /** @type {number} */ dy) =>
+    rect.left + dx >= margin &&
+    rect.right + dx <= size.width - margin &&
+    rect.top + dy >= margin &&
+    rect.bottom + dy <= size.height - margin;
+  if (!under(0, 0)) return { dx: 0, dy: 0 };
+  /** @type {Array<{dx: number, dy: number}>} */
+  const moves = [];
+  for (const c of covers) {
+    moves.push(
+      { dx: 0, dy: c.bottom + gap - rect.top },
+      { dx: 0, dy: c.top - gap - rect.bottom },
+      { dx: c.left - gap - rect.right, dy: 0 },
+      { dx: c.right + gap - rect.left, dy: 0 },
+    );
+  }
+  let best = { dx: 0, dy: 0 };
+  let bestLength = Infinity;
+  for (const move of moves) {
+    const length = Math.abs(move.dx) + Math.abs(move.dy);
+    if (length < bestLength && inside(move.dx, move.dy) && !under(move.dx, move.dy)) {
+      best = move;
+      bestLength = length;
+    }
+  }
+  return best;
+}

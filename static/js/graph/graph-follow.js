@@ -4,16 +4,28 @@
  * the frame, and keeps the node being built or run on screen while the learner plays,
  * steps or scrubs.
  */
-import { FOLLOW_AFTER_JUMP_MS, frameHeight, framing, underCovers } from "./graph-camera.js";
+import {
+  FOLLOW_AFTER_JUMP_MS,
+  clearOfCovers,
+  frameHeight,
+  framing,
+  slideTo,
+  underCovers,
+} from "./graph-camera.js";
+import { deltaTexts, labelSize, labelSpot } from "./label-placement.js";
 import { SIZES } from "../layout/layout-sizes.js";
 
 /** Steps closer together than this (an arrow key held) move the view without a glide. */
 const RAPID_STEPS_MS = 250;
 
 /**
+ * @typedef {{x: number, y: number, width: number, height: number}} Box  centre and size, layout units
  * @typedef {{panZoom: ReturnType<typeof import("./pan-zoom.js").attachPanZoom>,
  *   layout: import("../layout/layout.js").Layout, timeline: import("../passes/timeline.js").Timeline,
- *   frame: HTMLElement, small: boolean}} FollowerOptions
+ *   frame: HTMLElement, small: boolean,
+ *   placedLabels?: (index: number) => Map<number, {x: number, y: number, width: number, height: number}> | null}} FollowerOptions
+ *   placedLabels: where the `+=` labels of frame `index` were drawn (top-left corners), by
+ *   the value they are about; null before they are drawn
  */
 
 /** @param {FollowerOptions} options */
@@ -32,6 +44,8 @@ export function createFollower(options) {
    * @type {ReturnType<typeof measureControls>}
    */
   let covered = [];
+  /** The last framing followed the action (not the whole graph fitted). */
+  let following = false;
 
   /**
    * Size the frame, then fit the graph or centre the action at a readable zoom.
@@ -41,14 +55,16 @@ export function createFollower(options) {
     covered = measureControls(frame);
     sizeFrame(options);
     const choice = framing({ fitScale: panZoom.fitScale(), small, fitChosen });
+    following = choice.mode === "follow";
     if (choice.mode === "fit") {
       panZoom.fit();
       return true;
     }
     const focus =
       state.current >= 0 ? state.current : (timeline.indexOf.get(timeline.trace.output) ?? 0);
-    const box = focusBox(options, focus, state.index, choice.scale, state);
-    panZoom.centerOn(aimX(options, box, choice.scale), box.y, choice.scale, true);
+    const seen = stepFocus(options, focus, state.index, choice.scale, state);
+    const aim = aimAt(options, seen, choice.scale, covered);
+    panZoom.centerOn(aim.x, aim.y, choice.scale, true, aim.reach);
     return false;
   }
 
@@ -74,25 +90,43 @@ export function createFollower(options) {
     // it was heading (an arrow key held, one repeat late, glided on for 280 ms).
     if (rapid && !jumped) panZoom.settle();
     if (state.current < 0 || overview) return;
-    const box = focusBox(options, state.current, state.index, panZoom.view.k, state);
-    if (panZoom.isInView(box) && !underControls(covered, panZoom, box)) return;
+    const k = panZoom.view.k;
+    const seen = stepFocus(options, state.current, state.index, k, state);
+    if (inView(panZoom, seen.keep) && !underControls(covered, panZoom, seen.keep)) return;
     // Glide while stepping or playing; with steps faster than a glide (an arrow key held)
     // move at once, for a glide redraws the whole view at every display frame. While the
     // scrubber jumps around, keep still (drawing a new region per jump is what costs on
     // big graphs) and move once it rests.
     clearTimeout(followTimer);
-    const x = aimX(options, box, panZoom.view.k);
-    if (!jumped) panZoom.centerOn(x, box.y, undefined, rapid);
+    const { x, y, reach } = aimAt(options, seen, k, covered);
+    if (!jumped) panZoom.centerOn(x, y, undefined, rapid, reach);
     else
       followTimer = setTimeout(
-        () => panZoom.centerOn(x, box.y, undefined, true),
+        () => panZoom.centerOn(x, y, undefined, true, reach),
         FOLLOW_AFTER_JUMP_MS,
       );
+  }
+
+  /**
+   * The first frame is framed before its `+=` labels are drawn (where each goes depends
+   * on what is drawn around it): once they are, move at once if one of them, or anything
+   * else the step shows, is out of view or under the controls.
+   * @param {import("../passes/timeline.js").FrameState} state
+   * @param {boolean} overview
+   */
+  function labelsDrawn(state, overview) {
+    if (!following || state.current < 0 || overview || !state.contributions.length) return;
+    const k = panZoom.view.k;
+    const seen = stepFocus(options, state.current, state.index, k, state);
+    if (inView(panZoom, seen.keep) && !underControls(covered, panZoom, seen.keep)) return;
+    const { x, y, reach } = aimAt(options, seen, k, covered);
+    panZoom.centerOn(x, y, undefined, true, reach);
   }
 
   return {
     follow,
     frameView,
+    labelsDrawn,
     /**
      * Fit pressed: the whole graph, or (small graphs too big to read whole) the action.
      * @returns {boolean} whether the whole graph is in view
@@ -120,41 +154,158 @@ export function createFollower(options) {
 }
 
 /**
- * What to keep on screen for node `index`: the node with the operands its step reads
- * (a build's inputs, a backward step's `+=` targets) when they all fit the view at
- * scale `k`, else the node alone. Centre and size, in layout units.
- * When they do not fit and a `+=` of the step adds to a gradient that already holds
- * a contribution (a fork: the expanded neuron's e), that child is the one to show: the
- * sum is the lesson, and the rule's node is one edge away.
+ * What a step shows, in layout units: `whole`, the node with the values its step reads
+ * (a build's operands; a backward step's `+=` targets, each with its `+=` label), and
+ * `keep`, what must be on screen whole: `whole` where it fits the view at scale `k`.
+ * Where it does not (a phone), the `+=` targets with their labels are kept, for the
+ * numbers being added are the step's lesson and the current node is one edge away;
+ * the view then slides from them towards the rest (aimAt) rather than centring the
+ * current node and cutting the targets off at the edge, which left the learner
+ * nothing to read. Too far apart for the view, one target is kept with the current
+ * node, else alone: the one that adds to a gradient already holding a contribution
+ * (a fork: the expanded neuron's e, an MLP's b), since the sum is the lesson, else
+ * the first the rule writes.
+ * Only the step's own few values are read: no work over the whole graph.
  * @param {FollowerOptions} options  the view's size, the layout and the timeline
  * @param {number} index
  * @param {number} frameIndex  operands not yet drawn at this frame are left out
  * @param {number} k
  * @param {import("../passes/timeline.js").FrameState} [state]  the frame, for its `+=`s
+ * @returns {{whole: Box, keep: Box}}
  */
-function focusBox({ panZoom, layout, timeline }, index, frameIndex, k, state) {
-  const own = layout.records[index];
-  const half = SIZES.recordHeight / 2;
-  let left = own.x - own.width / 2;
-  let right = own.x + own.width / 2;
-  let top = own.y - half;
-  let bottom = own.y + half;
-  for (const child of timeline.operands[index] ?? []) {
-    const record = layout.records[child];
-    if (!record || timeline.appearFrame[child] > frameIndex) continue;
-    left = Math.min(left, record.x - record.width / 2);
-    right = Math.max(right, record.x + record.width / 2);
-    top = Math.min(top, record.y - half);
-    bottom = Math.max(bottom, record.y + half);
+function stepFocus(options, index, frameIndex, k, state) {
+  const { panZoom, layout, timeline } = options;
+  const own = recordBox(layout, index);
+  const backward = state?.phase === "backward";
+  /** @type {Map<number, Box>} */
+  const reads = new Map();
+  if (backward && state) {
+    const placed = options.placedLabels?.(state.index) ?? null;
+    const overwrite = timeline.trace.mistake === "assign"; // as delta-labels.js writes them
+    for (const [child, texts] of deltaTexts(state.contributions, overwrite)) {
+      const record = layout.records[child];
+      if (!record) continue;
+      let label = placed?.get(child);
+      if (!label) {
+        // Not drawn yet (the first frame): where it goes when nothing is in its way.
+        const size = labelSize(texts);
+        label = { ...labelSpot(record, size, []), ...size };
+      }
+      const box = recordBox(layout, child);
+      reads.set(
+        child,
+        union(box, {
+          x: label.x + label.width / 2,
+          y: label.y + label.height / 2,
+          width: label.width,
+          height: label.height,
+        }),
+      );
+    }
+  } else {
+    for (const child of timeline.operands[index] ?? []) {
+      if (!layout.records[child] || timeline.appearFrame[child] > frameIndex) continue;
+      reads.set(child, recordBox(layout, child));
+    }
   }
   const view = panZoom.size;
   // A little margin (the phone's neuron step, 319 px wide, fits its 364 px view).
-  const fits = (right - left) * k <= view.width - 16 && (bottom - top) * k <= view.height - 16;
-  if (!fits) {
-    const sum = state?.phase === "backward" && state.contributions.find((c) => c.before !== 0);
-    const shown = sum ? layout.records[sum.child] : own;
-    return { x: shown.x, y: shown.y, width: shown.width, height: SIZES.recordHeight };
+  const fits = (/** @type {Box} */ box) =>
+    box.width * k <= view.width - 16 && box.height * k <= view.height - 16;
+  // A `+=` into the current value itself (a box holding both ends of a rule) labels it.
+  const self = reads.get(index);
+  reads.delete(index);
+  const whole = [...reads.values()].reduce(union, self ?? own);
+  if (fits(whole)) return { whole, keep: whole };
+  if (!backward || reads.size === 0) return { whole, keep: own };
+  const sum = state?.contributions.find((c) => c.before !== 0 && reads.has(c.child));
+  const first = state?.contributions.find((c) => reads.has(c.child));
+  const chosen = /** @type {number} */ ((sum ?? first)?.child);
+  const one = /** @type {Box} */ (reads.get(chosen));
+  const choices = [[...reads.values()].reduce(union), union(own, one), one];
+  return { whole, keep: choices.find(fits) ?? recordBox(layout, chosen) };
+}
+
+/**
+ * Where to centre the view (content units) to show a step: `whole` where it fits (as
+ * aimX places it), else `keep` whole and as much of the rest as the view holds; then
+ * moved the least that takes `keep` out from under the controls (`reach`: the screen
+ * pixels that move may take the view past the content's edge).
+ * @param {FollowerOptions} options
+ * @param {{whole: Box, keep: Box}} seen
+ * @param {number} k
+ * @param {ReturnType<typeof measureControls>} covered
+ */
+function aimAt(options, { whole, keep }, k, covered) {
+  const view = options.panZoom.size;
+  let x;
+  let y;
+  if (keep === whole) {
+    x = aimX(options, whole, k);
+    y = whole.y;
+  } else {
+    x = slideTo(whole.x, { centre: keep.x, length: keep.width }, k, view.width, IN_VIEW_MARGIN);
+    y = slideTo(whole.y, { centre: keep.y, length: keep.height }, k, view.height, IN_VIEW_MARGIN);
   }
+  const shown = covered.filter((part) => !part.element.hidden);
+  if (shown.length === 0) return { x, y, reach: 0 };
+  const left = view.width / 2 + (keep.x - keep.width / 2 - x) * k;
+  const top = view.height / 2 + (keep.y - keep.height / 2 - y) * k;
+  const rect = { left, top, right: left + keep.width * k, bottom: top + keep.height * k };
+  const margin = Math.max(
+    0,
+    Math.min(8, (view.width - keep.width * k) / 2, (view.height - keep.height * k) / 2),
+  );
+  const { dx, dy } = clearOfCovers(rect, shown, view, margin);
+  // A value at the graph's edge may need the view to go past it, else the view's
+  // clamp (no blank beyond the content) puts it back under the buttons.
+  return { x: x - dx / k, y: y - dy / k, reach: Math.max(Math.abs(dx), Math.abs(dy)) };
+}
+
+/**
+ * Whether a box is on screen: IN_VIEW_MARGIN inside the view's edges, or as far in as
+ * its size leaves room for (a step that just fits is in view when shown).
+ * @param {FollowerOptions["panZoom"]} panZoom
+ * @param {Box} box
+ */
+function inView(panZoom, box) {
+  const { width, height } = panZoom.size;
+  const k = panZoom.heading.k;
+  const slack = Math.min(width - box.width * k, height - box.height * k) / 2;
+  return panZoom.isInView(box, Math.max(0, Math.min(IN_VIEW_MARGIN, slack - 1)));
+}
+
+/**
+ * Screen room a record's box takes beyond its border, in layout units: the topo badge
+ * on its top-left corner (half a badge of up to three digits to the left, 9 above) and the
+ * name drawn over it (15 above). A record whose border cleared the zoom buttons by a
+ * pixel or two had its badge under them.
+ */
+const BADGE_LEFT = 14;
+const NAME_ABOVE = 16;
+
+/**
+ * The record of value i with its badge and name (centre and size).
+ * @param {import("../layout/layout.js").Layout} layout
+ * @param {number} i
+ */
+function recordBox(layout, i) {
+  const record = layout.records[i];
+  const height = SIZES.recordHeight + NAME_ABOVE;
+  return {
+    x: record.x - BADGE_LEFT / 2,
+    y: record.y - NAME_ABOVE / 2,
+    width: record.width + BADGE_LEFT,
+    height,
+  };
+}
+
+/** The smallest box holding both. @param {Box} a @param {Box} b @returns {Box} */
+function union(a, b) {
+  const left = Math.min(a.x - a.width / 2, b.x - b.width / 2);
+  const right = Math.max(a.x + a.width / 2, b.x + b.width / 2);
+  const top = Math.min(a.y - a.height / 2, b.y - b.height / 2);
+  const bottom = Math.max(a.y + a.height / 2, b.y + b.height / 2);
   return {
     x: (left + right) / 2,
     y: (top + bottom) / 2,

@@ -74,7 +74,14 @@ export function mountGraph(container, { timeline, layout, names, labels }) {
       if (latest && !panZoom.handMoved) follower.frameView(latest);
     },
   );
-  const follower = createFollower({ panZoom, layout, timeline, frame, small });
+  const follower = createFollower({
+    panZoom,
+    layout,
+    timeline,
+    frame,
+    small,
+    placedLabels: (index) => view.placedLabels(index),
+  });
   const minimap = wantsMinimap(size)
     ? mountMinimap({
         frame,
@@ -119,7 +126,8 @@ export function mountGraph(container, { timeline, layout, names, labels }) {
     svgElement.classList.toggle("is-sorted", state.sorted);
     if (view.detail === "far") view.queueFar();
     view.drawDeltas(state);
-    if (!first) follower.follow(state, view.detail === "far");
+    if (first) follower.labelsDrawn(state, view.detail === "far");
+    else follower.follow(state, view.detail === "far");
     minimap?.update(state);
   }
 
@@ -411,6 +419,8 @@ function createViewSwitch(parts, { timeline, latest, folds }) {
   let detail = "near";
   let farQueued = 0;
   let viewQueued = 0;
+  /** Where the last frame's `+=` labels went, by value, and that frame's index. */
+  let placed = { index: -1, spots: new Map() };
 
   /**
    * Mount what is in view and unmount the rest (small graphs: everything, once), and
@@ -466,15 +476,19 @@ function createViewSwitch(parts, { timeline, latest, folds }) {
 
   /** @param {import("../passes/timeline.js").FrameState} state */
   function drawDeltas(state) {
-    if (detail === "far") deltaLayer.replaceChildren();
-    else
-      drawDeltaLabels(deltaLayer, state, {
-        timeline,
-        layout,
-        drawn: mounted.keys(),
-        isDrawn: (i) => mounted.has(i),
-        nameWidth: (i) => mounted.get(i)?.nameWidth ?? 0,
-      });
+    if (detail === "far") {
+      deltaLayer.replaceChildren();
+      placed = { index: -1, spots: new Map() };
+      return;
+    }
+    const spots = drawDeltaLabels(deltaLayer, state, {
+      timeline,
+      layout,
+      drawn: mounted.keys(),
+      isDrawn: (i) => mounted.has(i),
+      nameWidth: (i) => mounted.get(i)?.nameWidth ?? 0,
+    });
+    placed = { index: state.index, spots: new Map(spots.map((spot) => [spot.child, spot])) };
   }
 
   return {
@@ -485,6 +499,10 @@ function createViewSwitch(parts, { timeline, latest, folds }) {
     },
     queueFar,
     drawDeltas,
+    /** Where frame `index`'s `+=` labels were drawn, by value; null if not drawn. @param {number} index */
+    placedLabels(index) {
+      return placed.index === index ? placed.spots : null;
+    },
     get detail() {
       return detail;
     },

@@ -131,10 +131,12 @@ function viewActions(state) {
      * @param {number} cy
      * @param {number} [k]
      * @param {boolean} [instant]
+     * @param {number} [reach]  screen pixels it may go past the content's edge (clampToContent)
      */
-    centerOn(cx, cy, k = state.view.k, instant = false) {
+    centerOn(cx, cy, k = state.view.k, instant = false, reach = 0) {
       const size = box(state);
-      const target = clampToContent(centerView(cx, cy, clampScale(k), size), state.content, size);
+      const view = centerView(cx, cy, clampScale(k), size);
+      const target = clampToContent(view, state.content, size, 16, reach);
       stopGlide(state);
       if (instant || reducedMotion()) {
         state.view = target;

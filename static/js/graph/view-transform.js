@@ -79,9 +79,11 @@ export function centerView(cx, cy, k, box) {
  * @param {Size} content
  * @param {Size} box
  * @param {number} [margin]  screen pixels of room kept around the content
+ * @param {number} [reach]  screen pixels more the view may go past the content's edge
+ *   (to take a value at the edge out from under the controls drawn over the view)
  * @returns {View}
  */
-export function clampToContent(view, content, box, margin = 16) {
+export function clampToContent(view, content, box, margin = 16, reach = 0) {
   const axis = (
     /** @type {number} */ at,
     /** @type {number} */ length,
@@ -89,7 +91,7 @@ export function clampToContent(view, content, box, margin = 16) {
   ) => {
     const size = length * view.k;
     if (size + 2 * margin <= room) return (room - size) / 2;
-    return Math.min(margin, Math.max(room - size - margin, at));
+    return Math.min(margin + reach, Math.max(room - size - margin - reach, at));
   };
   return {
     k: view.k,

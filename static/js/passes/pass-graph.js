@@ -172,8 +172,31 @@ export async function mountPassGraph(
     view.order.forEach((v, position) => {
       topoIndex[v] = position;
     });
+    // The view's own operands, parents and first frames, by view index: the camera reads
+    // them for the values a step reads (graph-follow.js). Left as the whole trace's, by
+    // node index, a backward step's focus took some other node's operands (often none):
+    // an MLP's view centred on the current value alone and cut its `+=` operands off.
+    /** @type {number[][]} */ const viewOperands = viewNodes.map(() => []);
+    /** @type {number[][]} */ const viewParents = viewNodes.map(() => []);
+    for (const e of view.edges) {
+      viewOperands[e.parent].push(e.child);
+      viewParents[e.child].push(e.parent);
+    }
+    const appearFrame = new Int32Array(viewNodes.length);
+    view.items.forEach((item, v) => {
+      if ("node" in item) appearFrame[v] = timeline.appearFrame[item.node];
+      else {
+        let first = timeline.frameCount;
+        for (const m of fold.boxes[item.box].members)
+          first = Math.min(first, timeline.appearFrame[m]);
+        appearFrame[v] = first;
+      }
+    });
     const viewTimeline = {
       ...timeline,
+      operands: viewOperands,
+      parents: viewParents,
+      appearFrame,
       trace: {
         ...trace,
         nodes: viewNodes,

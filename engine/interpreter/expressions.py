@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import operator
+import weakref
 from collections.abc import Callable, Iterable, Mapping
 from types import CodeType, GeneratorType, MappingProxyType
 from typing import TYPE_CHECKING, Any
@@ -1752,7 +1753,7 @@ class ExpressionCompiler:
             if first is value and type(value) is GeneratorType:
                 # It reads the program's generator as it goes: so do `zip(...)` of it and
                 # a generator expression over it (`generators.reads_generator`).
-                GENEXP_SOURCES[made] = first
+                GENEXP_SOURCES[made] = weakref.ref(first)
             return made
 
         return run

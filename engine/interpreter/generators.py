@@ -130,8 +130,10 @@ READERS: set[Any] = set()
 # A generator expression reading a generator of the program's as it goes (directly or
 # through another lazy object that does): what it reads. (Its frame's locals are not
 # asked: Python's `f_locals` of a generator takes longer the deeper the generators
-# running around it are.)
-GENEXP_SOURCES: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
+# running around it are.) Both sides weak: the program's generator may hold the
+# expression (an object keeping both), and a strong value kept the run's heap alive in
+# the worker after the run.
+GENEXP_SOURCES: weakref.WeakKeyDictionary[Any, weakref.ref[Any]] = weakref.WeakKeyDictionary()
 # How many lazy objects may stand between one and a generator of the program's that it
 # reads as it goes (`Library.flat`), and how many iterators are looked at to find it.
 MAX_LAZY_CHAIN = 8
@@ -169,7 +171,8 @@ def _read_by(value: Any) -> tuple[Any, ...] | list[Any]:
         if value.gi_code in READERS:
             frame = value.gi_frame
             return () if frame is None else list(frame.f_locals["iterables"])
-        read = GENEXP_SOURCES.get(value)
+        kept = GENEXP_SOURCES.get(value)
+        read = None if kept is None else kept()
         return () if read is None else (read,)
     return ()
 

@@ -2320,8 +2320,11 @@ class Machine:
     def class_item(self, cls: PClass, key: Any) -> Any:
         """`C[key]` of a class of the program's: by its own `__class_getitem__`, a class
         method whether it says so or not, as CPython's `type.__new__` makes it (a static
-        method: the key alone; None: not subscriptable), an Enum's member by its name, else
-        CPython's TypeError."""
+        method: the key alone; None: not subscriptable), an Enum's member by its name first
+        (its metaclass's `__getitem__` comes before the class's own), else CPython's
+        TypeError."""
+        if any(ENUM_KEY in c.namespace for c in cls.mro):
+            return self.enum_item(cls, key)
         getter = cls.lookup("__class_getitem__")
         if type(getter) is Function:
             return self.call_function(getter, [cls, key])
@@ -2332,8 +2335,6 @@ class Machine:
         if getter is not MISSING and getter is not None:
             words = "(CPython's generic alias, or the class's __class_getitem__)"
             raise ProgramError(f"{cls.name}[...] is not available here {words}")
-        if any(ENUM_KEY in c.namespace for c in cls.mro):
-            return self.enum_item(cls, key)
         raise ProgramError(f"type '{cls.name}' is not subscriptable", kind="TypeError")
 
     def enum_item(self, cls: PClass, key: Any) -> PInstance:

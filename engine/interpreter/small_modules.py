@@ -31,6 +31,7 @@ from backprop_animator.engine.interpreter.objects import (
     PProperty,
     PStaticMethod,
 )
+from backprop_animator.engine.interpreter.runtime import ProgramError
 from backprop_animator.engine.interpreter.stdlib import ABC_CLASS_NAMES
 
 
@@ -72,7 +73,11 @@ def singledispatch_natives(machine: Any, builtins: dict[str, Any]) -> dict[str, 
         if kind is PStaticMethod:
             return method.function
         if kind is PClassMethod:
-            return machine.class_bound(method.function, cls if cls is not None else obj.cls)
+            if cls is None and obj is None:
+                raise ProgramError("__get__(None, None) is invalid", kind="TypeError")
+            if cls is None:  # (an object's own type: an int's too, as CPython's)
+                cls = machine.call(builtins["type"], [obj], {})
+            return machine.class_bound(method.function, cls)
         if obj is None:
             return method
         if kind is Function:

@@ -158,7 +158,7 @@ def test_a_graph_too_big_for_the_frame_fills_it_instead_of_showing_blank_space(
 ) -> None:
     player_page.set_viewport_size(viewport)
     open_player(player_page, player_url(server, NEURON, frame=28, granularity="expanded"))
-    player_page.wait_for_timeout(400)  # a glide to the last node may be under way
+    player_page.wait_for_timeout(400)  # (with motion, a glide to the last node may be under way)
     box = player_page.evaluate(GRAPH_AND_FRAME)
     frame, graph = box["frame"], box["graph"]
     assert graph["right"] - graph["left"] > frame["right"] - frame["left"], "the graph is wider"
@@ -419,7 +419,7 @@ def test_the_minimap_shows_the_view_and_moves_it_by_click_drag_and_keys(
         x, y, width, height = minimap_rect(player_page)
         return x - 1 <= cx <= x + width + 1 and y - 1 <= cy <= y + height + 1
 
-    for _ in range(30):  # the view glides there
+    for _ in range(30):  # the view moves there (with motion, glides)
         if current_in_view():
             break
         player_page.wait_for_timeout(100)
@@ -606,6 +606,7 @@ def _cut_or_covered(boxes: list[dict[str, Any]], geometry: dict[str, Any]) -> li
     [(LAPTOP, 227, 8), (PHONE, 196, 10)],
     ids=["laptop", "phone"],
 )
+@pytest.mark.motion  # the camera as most learners see it: gliding to where it stops
 def test_each_backward_step_shows_the_value_its_operands_and_their_additions(
     player_page: Page, server: str, viewport: dict[str, int], start: int, steps: int
 ) -> None:
@@ -650,6 +651,7 @@ def test_each_backward_step_shows_the_value_its_operands_and_their_additions(
     assert checked >= 5, f"only {checked} steps with a += checked"
 
 
+@pytest.mark.motion
 def test_a_phone_never_leaves_a_plus_equals_label_under_the_zoom_buttons(
     player_page: Page, server: str
 ) -> None:

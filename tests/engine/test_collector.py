@@ -60,3 +60,21 @@ def test_a_disabled_threshold_stays_disabled() -> None:
         assert gc.get_threshold()[0] == 0
     finally:
         gc.set_threshold(*before)
+
+
+def test_a_generator_expression_over_a_generator_its_object_holds_leaves_nothing_behind() -> None:
+    # The table of what a generator expression reads (generators.GENEXP_SOURCES) held
+    # its source strongly: an object keeping both kept the run's whole heap in the worker.
+    from backprop_animator.engine.interpreter.generators import GENEXP_SOURCES
+
+    source = (
+        "class Loader:\n    def __init__(self, d):\n        self.data = d\n"
+        "        self.it = (x * 2 for x in self.gen())\n"
+        "    def gen(self):\n        for x in self.data:\n            yield x\n"
+        "loader = Loader([0.5] * 2000)\nprint(next(loader.it))\n"
+        "a = Value(1.0)\nb = a * a\nb.backward()\n"
+    )
+    for _ in range(3):
+        trace_source(source)
+    gc.collect()
+    assert len(GENEXP_SOURCES) == 0

@@ -5208,6 +5208,11 @@ try:
     A()[1]
 except TypeError as e:
     print('TypeError', e)
+import enum
+class Op(enum.Enum):
+    ADD = 1
+    def __class_getitem__(cls, item): return 'the getter'
+print(Op['ADD'])
 """
 
 

@@ -46,7 +46,6 @@ export function createFollower(options) {
   let covered = [];
   /** The last framing followed the action (not the whole graph fitted). */
   let following = false;
-
   /**
    * Size the frame, then fit the graph or centre the action at a readable zoom.
    * @returns {boolean} whether the whole graph is in view
@@ -107,6 +106,8 @@ export function createFollower(options) {
       );
   }
 
+  const dropWaitingGlide = () => clearTimeout(followTimer);
+
   /**
    * The first frame is framed before its `+=` labels are drawn (where each goes depends
    * on what is drawn around it): once they are, move at once if one of them, or anything
@@ -144,12 +145,8 @@ export function createFollower(options) {
       return started;
     },
     /** The learner moved the view by hand: drop a glide still waiting for the scrubber. */
-    cancel() {
-      clearTimeout(followTimer);
-    },
-    destroy() {
-      clearTimeout(followTimer);
-    },
+    cancel: dropWaitingGlide,
+    destroy: dropWaitingGlide,
   };
 }
 

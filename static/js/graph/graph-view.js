@@ -74,14 +74,8 @@ export function mountGraph(container, { timeline, layout, names, labels }) {
       if (latest && !panZoom.handMoved) follower.frameView(latest);
     },
   );
-  const follower = createFollower({
-    panZoom,
-    layout,
-    timeline,
-    frame,
-    small,
-    placedLabels: (index) => view.placedLabels(index),
-  });
+  const placedLabels = (/** @type {number} */ index) => view.placedLabels(index);
+  const follower = createFollower({ panZoom, layout, timeline, frame, small, placedLabels });
   const minimap = wantsMinimap(size)
     ? mountMinimap({
         frame,

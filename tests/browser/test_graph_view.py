@@ -14,7 +14,12 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import NEURON, open_player, player_url
-from tests.support.programs import fanout_program, nn_source, nn_training
+from tests.support.programs import (
+    MLP_TRAINED_THREE_STEPS,
+    fanout_program,
+    nn_source,
+    nn_training,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -476,66 +481,6 @@ def test_the_minimap_draws_in_the_theme_colours(
     assert inked > 20, inked
 
 
-# A two-layer MLP in micrograd's style trained for three steps: its passes are drawn
-# one at a time (pass-graph.js), the case where the camera read the whole trace's
-# operands by the pass view's indices and framed the current value alone.
-MLP_TRAINED_THREE_STEPS = """import random
-from micrograd.engine import Value
-
-
-class Neuron:
-    def __init__(self, nin):
-        self.w = [Value(random.uniform(-1, 1)) for _ in range(nin)]
-        self.b = Value(random.uniform(-1, 1))
-
-    def __call__(self, x):
-        act = sum((wi * xi for wi, xi in zip(self.w, x)), self.b)
-        return act.tanh()
-
-    def parameters(self):
-        return self.w + [self.b]
-
-
-class Layer:
-    def __init__(self, nin, nout):
-        self.neurons = [Neuron(nin) for _ in range(nout)]
-
-    def __call__(self, x):
-        outs = [n(x) for n in self.neurons]
-        return outs[0] if len(outs) == 1 else outs
-
-    def parameters(self):
-        return [p for neuron in self.neurons for p in neuron.parameters()]
-
-
-class MLP:
-    def __init__(self, nin, nouts):
-        sz = [nin] + nouts
-        self.layers = [Layer(sz[i], sz[i + 1]) for i in range(len(nouts))]
-
-    def __call__(self, x):
-        for layer in self.layers:
-            x = layer(x)
-        return x
-
-    def parameters(self):
-        return [p for layer in self.layers for p in layer.parameters()]
-
-
-random.seed(2)
-n = MLP(2, [3, 1])
-xs = [[2.0, 3.0], [3.0, -1.0], [0.5, 1.0], [1.0, 1.0]]
-ys = [1.0, -1.0, -1.0, 1.0]
-for k in range(3):
-    ypred = [n(x) for x in xs]
-    loss = sum((yout - ygt) ** 2 for ygt, yout in zip(ys, ypred))
-    for p in n.parameters():
-        p.grad = 0.0
-    loss.backward()
-    for p in n.parameters():
-        p.data += -0.1 * p.grad
-"""
-
 LAPTOP = {"width": 1366, "height": 768}
 
 # Once the view has stopped moving (a glide lasts 280 ms): the screen boxes of the
@@ -618,6 +563,8 @@ def test_each_backward_step_shows_the_value_its_operands_and_their_additions(
     phone = viewport is PHONE
     # The first frame's framing (a permalink), then steps one at a time.
     first = 200 if phone else 232
+    # Its passes are drawn one at a time (pass-graph.js): the case where the camera read
+    # the whole trace's operands by the pass view's indices and framed the value alone.
     open_player(player_page, player_url(server, MLP_TRAINED_THREE_STEPS, frame=first))
     player_page.locator("[data-testid=graph-frame]").scroll_into_view_if_needed()
     frames = [first, *range(start, start + steps)]

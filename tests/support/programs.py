@@ -231,3 +231,64 @@ c.backward()
 def own_value_program(op: str) -> str:
     """A learner's own engine whose product nodes get the op `op` (Python source) makes."""
     return OWN_VALUE_PROGRAM.replace("OP)", f"{op})", 1)
+
+
+# A two-layer MLP written as in micrograd's lecture, trained 3 steps: several passes,
+# drawn one at a time on the page (the browser tests of its edges and its camera).
+MLP_TRAINED_THREE_STEPS = """\
+import random
+from micrograd.engine import Value
+
+
+class Neuron:
+    def __init__(self, nin):
+        self.w = [Value(random.uniform(-1, 1)) for _ in range(nin)]
+        self.b = Value(random.uniform(-1, 1))
+
+    def __call__(self, x):
+        act = sum((wi * xi for wi, xi in zip(self.w, x)), self.b)
+        return act.tanh()
+
+    def parameters(self):
+        return self.w + [self.b]
+
+
+class Layer:
+    def __init__(self, nin, nout):
+        self.neurons = [Neuron(nin) for _ in range(nout)]
+
+    def __call__(self, x):
+        outs = [n(x) for n in self.neurons]
+        return outs[0] if len(outs) == 1 else outs
+
+    def parameters(self):
+        return [p for neuron in self.neurons for p in neuron.parameters()]
+
+
+class MLP:
+    def __init__(self, nin, nouts):
+        sz = [nin] + nouts
+        self.layers = [Layer(sz[i], sz[i + 1]) for i in range(len(nouts))]
+
+    def __call__(self, x):
+        for layer in self.layers:
+            x = layer(x)
+        return x
+
+    def parameters(self):
+        return [p for layer in self.layers for p in layer.parameters()]
+
+
+random.seed(2)
+n = MLP(2, [3, 1])
+xs = [[2.0, 3.0], [3.0, -1.0], [0.5, 1.0], [1.0, 1.0]]
+ys = [1.0, -1.0, -1.0, 1.0]
+for k in range(3):
+    ypred = [n(x) for x in xs]
+    loss = sum((yout - ygt) ** 2 for ygt, yout in zip(ys, ypred))
+    for p in n.parameters():
+        p.grad = 0.0
+    loss.backward()
+    for p in n.parameters():
+        p.data += -0.1 * p.grad
+"""

@@ -25,6 +25,7 @@ from backprop_animator.engine.interpreter.exceptions import (
 )
 from backprop_animator.engine.interpreter.generators import (
     GENEXP_SOURCES,
+    generator_read,
     is_program_generator,
     reads_generator,
 )
@@ -1753,7 +1754,13 @@ class ExpressionCompiler:
             if first is value and type(value) is GeneratorType:
                 # It reads the program's generator as it goes: so do `zip(...)` of it and
                 # a generator expression over it (`generators.reads_generator`).
-                GENEXP_SOURCES[made] = weakref.ref(first)
+                GENEXP_SOURCES[made] = (weakref.ref(first), 0)
+            elif first is value and type(value) in _READ_AS_THEY_GO:
+                # So it does through a `zip` or `enumerate` that reads one, an endless one
+                # too, as CPython's (`zip((x for x in zip(gen())), 'ab')` ends)
+                found = generator_read(value)
+                if found is not None:
+                    GENEXP_SOURCES[made] = (weakref.ref(found[0]), found[1])
             return made
 
         return run
@@ -1789,6 +1796,8 @@ class ExpressionCompiler:
 
 
 _UNBOUND: Any = object()  # what `load_global` finds for a name the program has not bound
+# The lazy built-ins that are no Python generators but may read the program's as they go
+_READ_AS_THEY_GO = (zip, enumerate)
 
 
 def argument_list(args: list[Expr], first: bool = False) -> Callable[..., list[Any]]:

@@ -576,8 +576,13 @@ class Library:
                     made = _not_constructible(lazy, "")  # (as in CPython: none has a constructor)
                     others[lazy] = TypeObject(lazy, made, (type(value),))
                 return others[lazy]
-            if type(value) is Annotation and value.args and value.name in _ALIAS_TYPES:
-                name = _ALIAS_TYPES[value.name]  # `type(int | None)`: `types.UnionType`
+            if (
+                type(value) is Annotation
+                and value.args
+                and (value.name in _ALIAS_TYPES or value.origin is not None)
+            ):
+                # `type(int | None)`: `types.UnionType`; `S[int]` of `class S(list)` too
+                name = _ALIAS_TYPES.get(value.name, "GenericAlias")
                 if name not in others:
                     others[name] = TypeObject(name, _not_constructible(name), (), "types.")
                 return others[name]
@@ -595,6 +600,8 @@ class Library:
         of another type. Its bases are what a class statement takes, its names
         identifiers, as a class body binds them (none of the interpreter's own), copied."""
         name, bases, given = args
+        if type(given) is PInstance and type(enum_mixin_value(given)) is dict:
+            given = enum_mixin_value(given)  # `class R(dict)`: the dict it is, as CPython reads
         for index, (value, wanted) in enumerate(((name, str), (bases, tuple), (given, dict))):
             if type(value) is not wanted:
                 words = f"type.__new__() argument {index + 1} must be {wanted.__name__}, "
@@ -1265,7 +1272,9 @@ class Library:
                 # `int | None`, `Optional[int]`, in a tuple too: each member of the union
                 if self.isinstance_([value, members], {}):
                     return True
-            elif type(cls) is Annotation and (cls.name == "|" or cls.name in GENERIC_ALIASES):
+            elif type(cls) is Annotation and (
+                cls.name == "|" or cls.name in GENERIC_ALIASES or cls.origin is not None
+            ):
                 # `isinstance(x, list[int])`, `list[int] | None`: CPython's TypeError
                 words = "isinstance() argument 2 cannot be a parameterized generic"
                 raise ProgramError(words, kind="TypeError")

@@ -1334,6 +1334,8 @@ def _get_origin(
         return hint
     if type(hint) is not Annotation:
         return None
+    if hint.origin is not None:  # `Batch[int]` of `class Batch(list)`: the class
+        return hint.origin
     if hint.name == "|" and hint.args and library.compiler is not None:
         return library.machine.call(library.compiler.builtins["type"], [hint], {})  # UnionType
     name = "Union" if hint.name == "Optional" else hint.name

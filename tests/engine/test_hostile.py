@@ -90,6 +90,11 @@ ESCAPES = [
     # program's, of the bases a class statement takes and the names a class body binds
     ("y = type(type(1))('X', (int,), {})\n", "cannot inherit from the built-in type 'int'"),
     ("y = type('X', (1,), {})\n", "can only inherit from the program's classes"),
+    # a dict of the program's class is read for its items, none of its own attributes
+    ("class R(dict):\n    pass\ny = type('X', (), R({' store': 1}))\n", "identifiers"),
+    # `S[int]` of `class S(list)`, CPython's generic alias: nothing behind it either
+    ("class S(list):\n    pass\ny = S[int].__origin__\n", "dunder"),
+    ("class S(list):\n    pass\ny = type(S[int])()\n", "cannot create 'GenericAlias'"),
     ("y = type('X', (), {' builtin base': list})\n", "identifiers, as a class body binds"),
     ("y = type('X', (), {' enum': 1, 'A': 1})\n", "identifiers, as a class body binds"),
     ("y = type('X', (), {1: 1})\n", "not a key of type 'int'"),
@@ -802,8 +807,27 @@ def test_lazy_builtins_over_the_programs_generators_stop_at_the_call_depth(sourc
             "z = w([1])\nfor i in range(100000):\n    z = f(z)\nz = None\nx = 1\n",
             "not a Value",
         ),
+        # a generator expression over a zip or enumerate of one, read as it goes
+        (
+            WRAP + "z = w([1])\nfor i in range(100000):\n    z = (a for a in zip(z))\n"
+            "x = list(z)\n",
+            "not a Value",
+        ),
+        (
+            WRAP + "z = w([1])\nfor i in range(100000):\n"
+            "    z = zip((a for a in enumerate(z)))\nx = list(z)\n",
+            "not a Value",
+        ),
     ],
-    ids=["generator-expressions", "zips", "enumerates", "inner-zips", "inner-zips-freed"],
+    ids=[
+        "generator-expressions",
+        "zips",
+        "enumerates",
+        "inner-zips",
+        "inner-zips-freed",
+        "over-zips",
+        "zips-over-enumerates",
+    ],
 )
 def test_generator_expressions_over_the_programs_generators_chained_deep_are_no_crash(
     source: str, words: str
@@ -1079,12 +1103,18 @@ def test_a_class_getitem_subscripting_its_class_again_stops_at_the_call_depth() 
 
 
 @pytest.mark.parametrize(
-    "made", ["repr(dict[tuple([s] * 500)])", "str(list[tuple([float] * 100_000)])", "f'{A}'"]
+    "made",
+    [
+        "repr(dict[tuple([s] * 500)])",
+        "str(list[tuple([float] * 100_000)])",
+        "f'{A}'",
+        "repr(S[tuple([s] * 500)])",  # `class S(list)`: its own generic alias
+    ],
 )
 def test_a_generic_alias_s_text_is_bounded_as_a_string_is(made: str) -> None:
     # Each argument's text was bounded, the alias's whole was not (a 5 MB repr); it is
     # refused while it is written, before the text is all made.
-    source = f"s = 'x' * 9_998\nA = dict[tuple([s] * 2)]\nt = {made}\n"
+    source = f"class S(list):\n    pass\ns = 'x' * 9_998\nA = dict[tuple([s] * 2)]\nt = {made}\n"
     with pytest.raises(EngineError, match=r"at least 10,0\d\d characters long; strings here"):
         trace_source(source + END)
 

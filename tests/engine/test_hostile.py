@@ -92,6 +92,11 @@ ESCAPES = [
     ("y = type('X', (1,), {})\n", "can only inherit from the program's classes"),
     # a dict of the program's class is read for its items, none of its own attributes
     ("class R(dict):\n    pass\ny = type('X', (), R({' store': 1}))\n", "identifiers"),
+    # unittest's skip decorators: their registry and helpers are none of the program's
+    ("import unittest\ny = unittest._SKIPPED\n", "no attribute '_SKIPPED'"),
+    ("from unittest import _wraps\n", "unittest has no '_wraps'"),
+    ("import unittest\nf = unittest.skip('r')(len)\ny = f.__wrapped__\n", "dunder"),
+    ("import unittest\ny = unittest.skip('r')(print)\ny()\n", "SkipTest: r"),
     # `S[int]` of `class S(list)`, CPython's generic alias: nothing behind it either
     ("class S(list):\n    pass\ny = S[int].__origin__\n", "dunder"),
     ("class S(list):\n    pass\ny = type(S[int])()\n", "cannot create 'GenericAlias'"),

@@ -209,11 +209,9 @@ class PClass:
             key
             for c in (self.mro if self.abc else ())
             for key, value in c.namespace.items()
-            if type(value) is Function and value.abstract
+            if is_abstract(value)
         }
-        self.abstract = sorted(
-            key for key in marked if type(found := self.lookup(key)) is Function and found.abstract
-        )
+        self.abstract = sorted(key for key in marked if is_abstract(self.lookup(key)))
 
     def find_properties(self) -> None:
         """Whether a property (a data descriptor) of the class is found before its
@@ -742,6 +740,21 @@ class PProperty:
         self.fset = fset
         self.fdel = fdel  # its `.deleter`, which `del obj.name` calls
         self.data = True
+
+
+def is_abstract(value: Any) -> bool:
+    """Whether a class attribute is abstract as CPython's `__isabstractmethod__` says: an
+    `@abstractmethod` function, a static or class method of one (in either order of the
+    decorators), a property with an abstract getter, setter or deleter."""
+    kind = type(value)
+    if kind is Function:
+        return bool(value.abstract)
+    if kind is PStaticMethod or kind is PClassMethod:
+        return type(value.function) is Function and bool(value.function.abstract)
+    if kind is PProperty:
+        parts = (value.fget, value.fset, value.fdel)
+        return any(type(part) is Function and part.abstract for part in parts)
+    return False
 
 
 class PStaticMethod:

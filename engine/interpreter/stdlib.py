@@ -1405,14 +1405,17 @@ def abc_module(library: Library) -> PModule:
 
     def abstractmethod(args: list[Any], kwargs: dict[str, Any]) -> Any:
         function = args[0] if len(args) == 1 and not kwargs else None
-        inner = function
-        if type(function) is PProperty:
-            inner = function.fget
-        elif type(function) is PStaticMethod or type(function) is PClassMethod:
-            inner = function.function
-        if type(inner) is not Function:
+        if type(function) in (PProperty, PStaticMethod, PClassMethod):
+            # `@abstractmethod` over `@staticmethod`: CPython 3.11 cannot mark the
+            # object (the other order marks the function, which the wrapper reports)
+            name = {PProperty: "property", PStaticMethod: "staticmethod"}.get(
+                type(function), "classmethod"
+            )
+            words = f"attribute '__isabstractmethod__' of '{name}' objects is not writable"
+            raise ProgramError(words, kind="AttributeError")
+        if type(function) is not Function:
             raise ProgramError("@abstractmethod decorates a function", kind="TypeError")
-        inner.abstract = True
+        function.abstract = True
         return function
 
     return PModule(

@@ -5311,3 +5311,74 @@ def test_a_dict_subclass_namespace_a_list_subclass_alias_and_zip_of_a_genexp_ove
     # over a `zip` or `enumerate` of an endless generator of the program's is read as it
     # goes by the `zip` reading it, so it ends as CPython's does.
     assert_as_cpython(KNOWN_GAPS_THREE)
+
+
+ABSTRACT_WRAPPED = """
+from abc import ABC, abstractmethod
+class F(ABC):
+    @staticmethod
+    @abstractmethod
+    def forward(ctx, x): ...
+    @classmethod
+    @abstractmethod
+    def make(cls): ...
+    @property
+    @abstractmethod
+    def name(self): ...
+    @staticmethod
+    @abstractmethod
+    def backward(ctx, g): ...
+for make in (lambda: F(),):
+    try:
+        make()
+    except TypeError as e:
+        print(e)
+class G(F):
+    @staticmethod
+    def forward(ctx, x):
+        return x
+    @classmethod
+    def make(cls):
+        return cls()
+    @property
+    def name(self):
+        return 'g'
+    @staticmethod
+    def backward(ctx, g):
+        return g
+    def helper(self):
+        return 1
+print(G.make().name, G.forward(None, 2), G().backward(None, 3))
+class H(F):
+    name = 'h'
+    forward = staticmethod(lambda ctx, x: x)
+try:
+    H()
+except TypeError as e:
+    print(e)
+class P(ABC):
+    @property
+    def v(self):
+        return 1
+    @v.setter
+    @abstractmethod
+    def v(self, x): ...
+try:
+    P()
+except TypeError as e:
+    print(e)
+
+for w in (staticmethod, classmethod, property):
+    try:
+        abstractmethod(w(lambda: 1))
+    except AttributeError as e:
+        print(e)
+"""
+
+
+def test_abstract_static_and_class_methods_and_properties_keep_a_class_abstract() -> None:
+    # `@staticmethod` over `@abstractmethod` (a torch-like `Function` with abstract
+    # `forward` and `backward`), a class method, a property, a setter: each left abstract
+    # keeps the class from being instantiated, as CPython's `__isabstractmethod__` of the
+    # wrapper says; `abstractmethod` over the wrapper is CPython 3.11's AttributeError.
+    assert_as_cpython(ABSTRACT_WRAPPED)

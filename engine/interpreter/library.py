@@ -108,6 +108,7 @@ from backprop_animator.engine.interpreter.stdlib import (
     STDOUT,
     Modules,
     callable_object,
+    exit_program,
     stdlib_modules,
     typing_args,
 )
@@ -312,6 +313,9 @@ class Library:
         m = self.machine
         names: dict[str, Any] = {
             "print": Builtin("print", self.print_),
+            # a script's `exit()` and `quit()` (the site module's): `sys.exit`'s SystemExit
+            "exit": Builtin("exit", partial(exit_program, m)),
+            "quit": Builtin("quit", partial(exit_program, m)),
             "len": Builtin("len", self.len_),
             "range": Builtin("range", self.range_),
             "sum": Builtin("sum", self.sum_),

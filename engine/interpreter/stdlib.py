@@ -857,6 +857,14 @@ def _sys_exit(m: Any, args: list[Any], kwargs: dict[str, Any]) -> None:
     raise program_raise(m, m.instantiate(m.exceptions["SystemExit"], list(args), None))
 
 
+def exit_program(m: Any, args: list[Any], kwargs: dict[str, Any]) -> None:
+    """A script's `exit(code=None)` and `quit(code=None)`, the site module's: CPython's
+    SystemExit of the code, as `sys.exit` raises it."""
+    if len(args) + len(kwargs) > 1 or set(kwargs) - {"code"}:
+        raise ProgramError("exit() takes at most one argument, code", kind="TypeError")
+    _sys_exit(m, [*args, *kwargs.values()], {})
+
+
 def io_module(state: State) -> PModule:
     """`from io import StringIO`, as a notebook collects lines to print at once
     (`print(*params, sep="\\n", file=output)`, `output.getvalue()`): a text buffer with

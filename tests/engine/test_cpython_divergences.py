@@ -5382,3 +5382,32 @@ def test_abstract_static_and_class_methods_and_properties_keep_a_class_abstract(
     # keeps the class from being instantiated, as CPython's `__isabstractmethod__` of the
     # wrapper says; `abstractmethod` over the wrapper is CPython 3.11's AttributeError.
     assert_as_cpython(ABSTRACT_WRAPPED)
+
+
+EXIT_AND_QUIT = """
+def train(steps):
+    for i in range(steps):
+        if i == 2:
+            print('stopping early')
+            exit()
+        print('step', i)
+try:
+    quit(3)
+except SystemExit as e:
+    print('caught', e.code)
+try:
+    exit(code='bye')
+except SystemExit as e:
+    print('caught', e.code, e)
+v = Value(2.0)
+w = v * v
+w.backward()
+train(5)
+print('never')
+"""
+
+
+def test_a_scripts_exit_and_quit_end_it_as_cpythons() -> None:
+    # The site module's `exit()` and `quit()` (a script stopping its training early):
+    # CPython's SystemExit, caught by `except SystemExit`, else the end of the program.
+    assert printed_lines(trace_source(EXIT_AND_QUIT)) == run_in_cpython(EXIT_AND_QUIT)

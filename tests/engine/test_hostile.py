@@ -107,9 +107,21 @@ ESCAPES = [
     ("import enum\ny = type('X', (enum.Enum,), {'A': 1})\n", "of an Enum or a NamedTuple"),
     ("y = type('X', (), {}).__bases__\n", "dunder"),
     ("y = __import__('os')\n", "'__import__' is not defined"),
-    ("y = open('/etc/passwd')\n", "'open' is not defined"),
-    ("y = eval('1')\n", "'eval' is not defined"),
-    ("y = globals()\n", "'globals' is not defined"),
+    ("y = open('/etc/passwd')\n", "`open` is not available here"),
+    ("y = eval('1')\n", "`eval` is not available here"),
+    ("y = globals()\n", "`globals` is not available here"),
+    # CPython's built-ins no program here runs: refused, no NameError an `except` catches
+    ("try:\n    y = input()\nexcept NameError:\n    y = 1\n", "`input` is not available"),
+    ("try:\n    exec('y = 1')\nexcept Exception:\n    y = 1\n", "`exec` is not available"),
+    ("y = locals()\n", "`locals` is not available here"),
+    ("y = breakpoint\n", "`breakpoint` is not available here"),
+    ("y = bytearray(3)\n", "`bytearray` is not available here"),
+    ("try:\n    y = 1\nexcept KeyboardInterrupt:\n    y = 2\nraise ValueError\n", "ValueError"),
+    ("try:\n    raise ValueError\nexcept KeyboardInterrupt:\n    y = 2\n", "`KeyboardInterrupt`"),
+    # a script's `exit()`: CPython's SystemExit, nothing of the site module's behind it
+    ("y = exit.__self__\n", "dunder"),
+    ("exit(1)\n", "SystemExit: 1"),
+    ("quit(1, 2)\n", "exit() takes at most one argument"),
     ("y = vars()\n", "vars() takes one"),
     ("y = vars(print)\n", "program's objects"),
     ("import math\ny = vars(math)\n", "program's objects"),
@@ -151,7 +163,7 @@ ESCAPES = [
     ("def g():\n    yield 1\ny = g().send.__self__\n", "dunder"),
     ("y = (x for x in [1]).send\n", "no attribute 'send'"),
     ("def g():\n    yield 1\ny = g().throw(3)\n", "deriving from BaseException"),
-    ('def g():\n    with open("f"):\n        yield 1\nlist(g())\n', "'open' is not defined"),
+    ('def g():\n    with open("f"):\n        yield 1\nlist(g())\n', "`open` is not available here"),
     # No traceback object is here: a raised exception's is refused, as is the method
     # that would set one (reading the method is harmless: calling it refuses).
     (
@@ -166,7 +178,7 @@ ESCAPES = [
     ("raise ValueError('x')\n", "ValueError: x"),
     ("raise 3\n", "must derive from BaseException"),
     ("try:\n    pass\nexcept 3:\n    pass\nraise ValueError\n", "ValueError"),
-    ("with open('f') as f:\n    pass\n", "'open' is not defined"),
+    ("with open('f') as f:\n    pass\n", "`open` is not available here"),
     # `__slots__` are read where they are written, and refuse what CPython refuses
     ("class C:\n    __slots__ = ('x',)\ny = C.__slots__\n", "dunder"),
     ("class C:\n    __slots__ = ('x',)\nsetattr(C(), '__dict__', 1)\n", "dunder"),

@@ -479,7 +479,7 @@ def test_assert_raises_beside_a_programs_own_manager_in_one_with(
         "unittest.main(exit=False)\nprint(Log.seen)\n" + TAIL,
         monkeypatch,
     )
-    with pytest.raises(EngineError, match="'open' is not defined"):
+    with pytest.raises(EngineError, match="`open` is not available here"):
         trace_source("with open('f') as f:\n    pass\n" + TAIL)
 
 

@@ -441,10 +441,10 @@ class Library:
             # (an operator method, as `C.__mul__ = f` may write it: old tinygrad's
             # `setattr(Tensor, f"__{name}__", ...)`)
             raise ProgramError(f"{function}(): dunder attributes are not available here")
-        if not name.isidentifier():  # the interpreter keeps its own entries under such names
+        if name.startswith(" "):  # the interpreter keeps its own entries under such names
             message = f"{function}(): no attribute is named {name!r}"
             raise ProgramError(message, kind="AttributeError")
-        return name
+        return name  # any other string, as CPython's (`setattr(self, str(i), layer)`)
 
     def getattr_(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
         """`getattr(obj, name[, default])`: no dunder name but an exception's chain and

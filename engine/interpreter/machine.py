@@ -1171,7 +1171,7 @@ class Machine:
             raise ProgramError(message, kind="AttributeError")
         if is_dunder(name):  # as `setattr` refuses them
             raise ProgramError("object.__setattr__(): dunder attributes are not available here")
-        if not name.isidentifier():  # the interpreter keeps its own entries under such names
+        if name.startswith(" "):  # the interpreter keeps its own entries under such names
             raise ProgramError(f"no attribute is named {name!r} here", kind="AttributeError")
         # Past a frozen dataclass's refusal too, as CPython's (its `__post_init__` sets a
         # field so).
@@ -1193,7 +1193,7 @@ class Machine:
             raise ProgramError(message, kind="TypeError")
         if type(obj) is PClass or isinstance(obj, TypeObject):
             raise ProgramError("can't apply this __delattr__ to type object", kind="TypeError")
-        if is_dunder(name) or not name.isidentifier():  # as `delattr` refuses them
+        if is_dunder(name) or name.startswith(" "):  # as `delattr` refuses them
             raise ProgramError("object.__delattr__(): dunder attributes are not available here")
         self.del_attr(obj, name, hook=False)
 
@@ -1226,7 +1226,7 @@ class Machine:
         self.state.charge(1)
         if cls.builtin:
             raise immutable_type(name, cls.name)
-        if (is_dunder(name) and name not in _REEQUIPPED) or not name.isidentifier():
+        if (is_dunder(name) and name not in _REEQUIPPED) or name.startswith(" "):
             raise ProgramError(f"deleting a class's attribute {name!r} is not available here")
         if any(ENUM_KEY in c.namespace for c in cls.mro):
             raise ProgramError(f"deleting an Enum's attribute ('{name}') is not available here")

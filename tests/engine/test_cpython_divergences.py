@@ -5411,3 +5411,39 @@ def test_a_scripts_exit_and_quit_end_it_as_cpythons() -> None:
     # The site module's `exit()` and `quit()` (a script stopping its training early):
     # CPython's SystemExit, caught by `except SystemExit`, else the end of the program.
     assert printed_lines(trace_source(EXIT_AND_QUIT)) == run_in_cpython(EXIT_AND_QUIT)
+
+
+ANY_ATTRIBUTE_NAME = """
+class M:
+    pass
+class S:
+    def __init__(self, *layers):
+        for i, layer in enumerate(layers):
+            setattr(self, str(i), layer)
+        setattr(self, 'a b', 1)
+        setattr(self, '', 2)
+        setattr(self, '-x', 3)
+m = S(M(), M())
+print(sorted(vars(m)), getattr(m, '0') is not None, hasattr(m, '1'), hasattr(m, '2'))
+print(getattr(m, 'a b'), getattr(m, ''))
+print([n for n in dir(m) if not n.startswith('__')])
+delattr(m, '0')
+delattr(m, '1')
+print(sorted(vars(m)))
+setattr(S, '9', 'class attr')
+print(getattr(m, '9'), [n for n in dir(S) if not n.startswith('__')])
+delattr(S, '9')
+print(hasattr(S, '9'))
+try:
+    getattr(m, '0')
+except AttributeError as e:
+    print(e)
+"""
+
+
+def test_setattr_takes_any_string_for_a_name_as_cpythons() -> None:
+    # A PyTorch-like `Sequential` names its layers `setattr(self, str(i), layer)`: any
+    # string is an attribute name to `setattr`, `getattr`, `hasattr`, `delattr`, `vars`
+    # and `dir`, as CPython's (but the interpreter's own entries, which start with a
+    # space: tests/engine/test_hostile.py).
+    assert_as_cpython(ANY_ATTRIBUTE_NAME)

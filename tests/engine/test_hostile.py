@@ -59,7 +59,13 @@ ESCAPES = [
     ("def f():\n    pass\ns = '{0.__globals__}'.format(f)\n", "dunder"),
     ("class A:\n    pass\ns = '{0.__init__.__globals__[os]}'.format(A())\n", "dunder"),
     ("s = '{0:{0.__class__}}'.format(1)\n", "dunder"),  # a spec's own field too
-    ("s = '{0.a-b}'.format(1)\n", "no attribute is named"),  # the interpreter's own entries
+    ("s = '{0.a-b}'.format(1)\n", "no attribute 'a-b'"),  # CPython's AttributeError
+    # the interpreter's own entries (names starting with a space) are none of the program's
+    ("class A(list):\n    pass\ns = '{0. store}'.format(A())\n", "no attribute is named"),
+    ("class A(list):\n    pass\ns = getattr(A(), ' store')\n", "no attribute is named"),
+    ("class A:\n    pass\nsetattr(A(), ' store', [])\n", "no attribute is named"),
+    ("class A:\n    pass\nsetattr(A, ' enum', 1)\n", "no attribute is named"),
+    ("class A:\n    pass\ndelattr(A(), ' store')\n", "no attribute is named"),
     ("s = f'{1:{\"0.__class__\"}}'\n", "Format specifier"),  # CPython's ValueError, nothing walked
     ("y = frozenset([1]).__class__\n", "dunder"),  # a frozenset is a set: nothing behind it
     ("y = frozenset.__dict__\n", "__dict__"),

@@ -103,6 +103,7 @@ from backprop_animator.engine.interpreter.runtime import (
 from backprop_animator.engine.interpreter.stdlib import (
     ABC_META,
     ANNOTATIONS,
+    NUMBER_KEY,
     PROTOCOL_KEY,
     RUNTIME_PROTOCOL,
     STDOUT,
@@ -158,6 +159,7 @@ class Library:
         # The program's compiler (`run.py` sets it): the library's own warnings are the
         # program's `warnings` module's (`warn`).
         self.compiler: Any = None
+        self.numbers_made: PModule | None = None  # `import numbers` (`stdlib.numbers_module`)
         # `class Value(object):`: a base with nothing in it (its `__init__` is
         # `Machine.super_attr`'s), and what `isinstance(x, object)` is always true of.
         self.object_class = PClass("object", (), {})
@@ -1227,10 +1229,7 @@ class Library:
             if type(cls) is PClass and cls is not self.object_class:
                 # `isinstance(other, Value)`: the loop's answer below for one class of the
                 # program's, sooner.
-                value = args[0]
-                if type(value) is PInstance and cls in value.cls.mro:
-                    return True
-                return RUNTIME_PROTOCOL in cls.namespace and self.protocol_instance(value, cls)
+                return self.class_instance(args[0], cls)
         if kwargs or len(args) != 2:
             words = "isinstance() takes an object and a class (or a tuple of them)"
             raise wrong_arguments(words, "isinstance", args, kwargs)
@@ -1248,9 +1247,7 @@ class Library:
                     return True
                 continue
             if type(cls) is PClass:
-                if type(value) is PInstance and cls in value.cls.mro:
-                    return True
-                if RUNTIME_PROTOCOL in cls.namespace and self.protocol_instance(value, cls):
+                if self.class_instance(value, cls):
                     return True
             elif cls is ABC_META:  # `isinstance(C, ABCMeta)`: C's metaclass is ABCMeta
                 if type(value) is PClass and value.abc:
@@ -1285,6 +1282,16 @@ class Library:
             else:
                 raise ProgramError("isinstance()'s second argument must be a class")
         return False
+
+    def class_instance(self, value: Any, cls: PClass) -> bool:
+        """`isinstance(value, C)` of a class of the program's kind: an object of it or of
+        a subclass, a number of `numbers.Number` (`isinstance(3, numbers.Number)`), an
+        object a runtime protocol's members fit."""
+        if type(value) is PInstance and cls in value.cls.mro:
+            return True
+        if NUMBER_KEY in cls.namespace:
+            return number_instance(value)
+        return RUNTIME_PROTOCOL in cls.namespace and self.protocol_instance(value, cls)
 
     def kind_fits(self, value: Any, cls: TypeObject) -> bool:
         """`isinstance(c, Counter)` only of a Counter; `isinstance(d, list)` not of a
@@ -1365,6 +1372,12 @@ class Library:
                 continue
             if type(option) is PClass:
                 if not builtin_type and option in cls.mro:
+                    return True
+                if (  # `issubclass(int, numbers.Number)`
+                    builtin_type
+                    and NUMBER_KEY in option.namespace
+                    and all(one in _NUMBERS["Number"] for one in cls.types)
+                ):
                     return True
             elif isinstance(option, TypeObject):
                 if cls is option or (cls is ABC_META and PClass in option.types):
@@ -3057,6 +3070,13 @@ def _builtin_based(cls: PClass, option: TypeObject) -> bool:
     """Whether a class of the program's inherits from the built-in `list` or `dict` that
     `option` is (`builtin_bases`)."""
     return any(c.namespace.get(BUILTIN_BASE_KEY) in option.types for c in cls.mro)
+
+
+def number_instance(value: Any) -> bool:
+    """Whether `value` is an instance of `numbers.Number` as CPython registers them: an
+    int, a float, a bool, a complex number (an IntEnum's member too)."""
+    plain = enum_mixin_value(value) if type(value) is PInstance else value
+    return type(plain) in _NUMBERS["Number"]
 
 
 def abstract_instance(name: str, value: Any) -> bool:

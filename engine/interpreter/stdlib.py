@@ -206,9 +206,7 @@ def stdlib_modules(library: Library) -> dict[str, Callable[[], Any]]:
         "dataclasses": lambda: dataclasses_module(library),
         "collections": lambda: collections_module(library),
         "collections.abc": abc_classes_module,
-        "numbers": lambda: PModule(
-            "numbers", {name: Annotation(name) for name in NUMBER_CLASS_NAMES}
-        ),
+        "numbers": lambda: numbers_module(library),
         "time": lambda: time_module(state),
         "sys": lambda: sys_module(library),
         "enum": lambda: enum_module(library),
@@ -236,6 +234,27 @@ ABC_CLASS_NAMES = (
 # `from numbers import Real`: the numeric tower's abstract classes, for `isinstance` (an
 # int, a float, a bool, a complex number, as CPython registers them) and annotations.
 NUMBER_CLASS_NAMES = ("Number", "Complex", "Real", "Rational", "Integral")
+# In the namespace of `numbers.Number`, a class of the program's kind (`numbers_module`)
+NUMBER_KEY = " number"
+
+
+def numbers_module(library: Library) -> PModule:
+    """`numbers`: `Number` is CPython's abstract class, a base a class of the program's
+    may name (`class Dual(numbers.Number)`): no methods, `__slots__ = ()` and `__hash__ =
+    None` (so a subclass with no `__hash__` of its own is unhashable, as CPython's), an
+    int, a float, a bool or a complex number an instance of it (`library.isinstance_`);
+    the others (`Real`...) are annotations for `isinstance` and `issubclass` alone (their
+    abstract methods and mixins are not here). Made once a program."""
+    made = library.numbers_made
+    if made is None:
+        number = PClass(
+            "Number", (), {"__slots__": (), "__hash__": None, NUMBER_KEY: True}, abc=True
+        )
+        library.machine.texts.class_modules[number] = "numbers."  # `<class 'numbers.Number'>`
+        members: dict[str, Any] = {"Number": number}
+        members |= {name: Annotation(name) for name in NUMBER_CLASS_NAMES[1:]}
+        made = library.numbers_made = PModule("numbers", members)
+    return made
 
 
 def abc_classes_module() -> PModule:

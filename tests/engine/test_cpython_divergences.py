@@ -5447,3 +5447,55 @@ def test_setattr_takes_any_string_for_a_name_as_cpythons() -> None:
     # and `dir`, as CPython's (but the interpreter's own entries, which start with a
     # space: tests/engine/test_hostile.py).
     assert_as_cpython(ANY_ATTRIBUTE_NAME)
+
+
+NUMBER_BASE = """
+import numbers
+from numbers import Number, Real
+import enum
+class Lvl(enum.IntEnum):
+    A = 1
+print(Number, numbers.Number is Number, isinstance(3, Number), isinstance(2.5, Number))
+print(isinstance(True, Number), isinstance(1j, Number))
+print(isinstance('a', Number), isinstance(None, Number), isinstance(Lvl.A, Number))
+print(isinstance(3, Real), isinstance(1j, Real))
+print(issubclass(int, Number), issubclass(str, Number), issubclass(float, (str, Number)))
+class Dual(Number):
+    def __init__(self, data):
+        self.data = data
+    def __add__(self, other):
+        other = other if isinstance(other, Dual) else Dual(other)
+        return Dual(self.data + other.data)
+    def __repr__(self):
+        return f'Dual({self.data})'
+v = Dual(2.0) + 3
+print(v, isinstance(v, Number), isinstance(v, Real), issubclass(Dual, Number))
+print(Dual.__mro__, type(Dual))
+try:
+    hash(v)
+except TypeError as e:
+    print(e)
+try:
+    {v}
+except TypeError as e:
+    print(e)
+class Hashed(Number):
+    __hash__ = object.__hash__
+print(len({Hashed(), Hashed()}))
+class Slotted(Number):
+    __slots__ = ('x',)
+s = Slotted()
+s.x = 1
+try:
+    s.y = 2
+except AttributeError as e:
+    print(e)
+print(Number.__name__, Number.__qualname__, [c.__name__ for c in Dual.__mro__])
+"""
+
+
+def test_numbers_number_is_cpythons_abstract_class_and_a_base_of_the_programs() -> None:
+    # `class Dual(numbers.Number)`: an ABC with `__slots__ = ()` and `__hash__ = None`, so
+    # a subclass without a `__hash__` of its own is unhashable, as CPython's; an int, a
+    # float, a bool, a complex number and an IntEnum's member are instances of it.
+    assert_as_cpython(NUMBER_BASE)

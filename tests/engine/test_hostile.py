@@ -1601,6 +1601,11 @@ def test_endless_lookups_and_logging_stop_at_the_step_bound(source: str) -> None
         ("import numbers\ny = numbers.__dict__\n", "__dict__` of a module"),
         ("from numbers import os\n", "numbers has no 'os' here"),
         ("import numbers\nx = numbers.Real()\n", "cannot be called"),
+        # `numbers.Number`, a base of the program's classes: nothing of ours behind it
+        ("import numbers\nnumbers.Number.register(int)\n", "no attribute 'register'"),
+        ("import numbers\ny = getattr(numbers.Number, ' number')\n", "no attribute is named"),
+        ("import numbers\ny = numbers.Number.__subclasses__\n", "dunder"),
+        ("import numbers\nclass A(numbers.Number):\n    pass\ny = {A()}\n", "unhashable type"),
     ],
 )
 def test_the_numeric_tower_is_a_name_for_isinstance_only(source: str, words: str) -> None:

@@ -111,7 +111,7 @@ def _names(m: Machine, obj: Any) -> set[str] | list[str]:
         if enum is not None:
             return enum
         names = class_names(m, obj.cls)
-        names.update(name for name in obj.attrs if name.isidentifier() and name != FROZEN)
+        names.update(name for name in obj.attrs if not name.startswith(" ") and name != FROZEN)
         return names
     if kind is PClass:
         enum = _enum_names(m, obj, obj)
@@ -208,7 +208,7 @@ def class_names(m: Machine, cls: PClass) -> set[str]:
             names.update(dir(host))
             continue
         own = set(m.class_view(c)) if not c.builtin else set()
-        own.update(name for name in c.namespace if name.isidentifier() and name != FROZEN)
+        own.update(name for name in c.namespace if not name.startswith(" ") and name != FROZEN)
         slots = c.namespace.get("__slots__")
         if slots is not None:  # no `__dict__` nor `__weakref__` but the slots named
             listed = (

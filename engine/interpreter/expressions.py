@@ -25,6 +25,7 @@ from backprop_animator.engine.interpreter.exceptions import (
 )
 from backprop_animator.engine.interpreter.generators import (
     GENEXP_SOURCES,
+    generator_read,
     is_program_generator,
     reads_generator,
 )
@@ -735,6 +736,9 @@ class ExpressionCompiler:
         line, column = self.pos(node)
 
         def missing() -> ProgramError:
+            why = UNAVAILABLE_BUILTINS.get(name)
+            if why is not None:  # CPython's, not here: said so, not a NameError to catch
+                return ProgramError(f"`{name}` is not available here: {why}", line, column)
             return ProgramError(f"name '{name}' is not defined", line, column, kind="NameError")
 
         def unbound_free() -> ProgramError:  # an enclosing function's name, not bound yet
@@ -1753,7 +1757,13 @@ class ExpressionCompiler:
             if first is value and type(value) is GeneratorType:
                 # It reads the program's generator as it goes: so do `zip(...)` of it and
                 # a generator expression over it (`generators.reads_generator`).
-                GENEXP_SOURCES[made] = weakref.ref(first)
+                GENEXP_SOURCES[made] = (weakref.ref(first), 0)
+            elif first is value and type(value) in _READ_AS_THEY_GO:
+                # So it does through a `zip` or `enumerate` that reads one, an endless one
+                # too, as CPython's (`zip((x for x in zip(gen())), 'ab')` ends)
+                found = generator_read(value)
+                if found is not None:
+                    GENEXP_SOURCES[made] = (weakref.ref(found[0]), found[1])
             return made
 
         return run
@@ -1789,6 +1799,46 @@ class ExpressionCompiler:
 
 
 _UNBOUND: Any = object()  # what `load_global` finds for a name the program has not bound
+
+# CPython's built-in names that no program here may use, each with why (`Compiler.name`):
+# a program reading one that it has not bound itself is refused saying so, never given a
+# NameError (CPython has the name; an `except NameError` would run on as CPython does not).
+_NO_CONSOLE = "a program here runs with no console, keyboard or debugger"
+_NO_SYSTEM = (
+    "it is what CPython raises for files, the console or the system, none of which a program"
+    " here has"
+)
+UNAVAILABLE_BUILTINS: dict[str, str] = {
+    "input": "a program here reads no keyboard; write the values it would read into it",
+    "open": "a program here has no files; write the data it would read into it",
+    "eval": "a program here runs only the code it shows",
+    "exec": "a program here runs only the code it shows",
+    "compile": "a program here runs only the code it shows",
+    "globals": "name the objects themselves",
+    "locals": "name the objects themselves",
+    "breakpoint": _NO_CONSOLE,
+    "help": _NO_CONSOLE,
+    "copyright": _NO_CONSOLE,
+    "credits": _NO_CONSOLE,
+    "license": _NO_CONSOLE,
+    "aiter": "async code is not run here",
+    "anext": "async code is not run here",
+    "bytearray": "bytes are (`bytes(...)`)",
+    "memoryview": "bytes are (`bytes(...)`)",
+    **{
+        name: _NO_SYSTEM
+        for name in (
+            "BlockingIOError", "BrokenPipeError", "ChildProcessError", "ConnectionAbortedError",
+            "ConnectionError", "ConnectionRefusedError", "ConnectionResetError", "EOFError",
+            "EnvironmentError", "FileExistsError", "FileNotFoundError", "IOError",
+            "InterruptedError", "IsADirectoryError", "KeyboardInterrupt", "NotADirectoryError",
+            "PermissionError", "ProcessLookupError", "TimeoutError", "MemoryError",
+            "SystemError",
+        )
+    },
+}  # fmt: skip
+# The lazy built-ins that are no Python generators but may read the program's as they go
+_READ_AS_THEY_GO = (zip, enumerate)
 
 
 def argument_list(args: list[Expr], first: bool = False) -> Callable[..., list[Any]]:

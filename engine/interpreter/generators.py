@@ -128,12 +128,16 @@ def is_program_generator(value: Any) -> bool:
 # `filter`, `zip(strict=True)`), by their code: each reads its local `iterables`.
 READERS: set[Any] = set()
 # A generator expression reading a generator of the program's as it goes (directly or
-# through another lazy object that does): what it reads. (Its frame's locals are not
-# asked: Python's `f_locals` of a generator takes longer the deeper the generators
-# running around it are.) Both sides weak: the program's generator may hold the
-# expression (an object keeping both), and a strong value kept the run's heap alive in
-# the worker after the run.
-GENEXP_SOURCES: weakref.WeakKeyDictionary[Any, weakref.ref[Any]] = weakref.WeakKeyDictionary()
+# through another lazy object that does): what it reads, and how many lazy objects stand
+# between them (a `zip` or `enumerate` it reads cannot be referred to weakly: the
+# program's generator that one reads is kept, with the zip's place in the chain). (Its
+# frame's locals are not asked: Python's `f_locals` of a generator takes longer the
+# deeper the generators running around it are.) Both sides weak: the program's generator
+# may hold the expression (an object keeping both), and a strong value kept the run's
+# heap alive in the worker after the run.
+GENEXP_SOURCES: weakref.WeakKeyDictionary[Any, tuple[weakref.ref[Any], int]] = (
+    weakref.WeakKeyDictionary()
+)
 # How many lazy objects may stand between one and a generator of the program's that it
 # reads as it goes (`Library.flat`), and how many iterators are looked at to find it.
 MAX_LAZY_CHAIN = 8
@@ -146,34 +150,43 @@ def reads_generator(value: Any) -> bool:
     library generator's `iterables`, a generator expression's first source), looking at
     `_LOOKED_AT` iterators at most: so a chain of them read as it goes is never deeper
     than that."""
+    return generator_read(value) is not None
+
+
+def generator_read(value: Any) -> tuple[Any, int] | None:
+    """The generator of the program's own that the lazy object `value` reads, and how
+    deep in the chain (`reads_generator`); None if none is found within the bounds."""
     stack = [(value, 0)]
     looked = 0
     while stack:
         item, depth = stack.pop()
         looked += 1
         if looked > _LOOKED_AT:
-            return False
+            return None
+        if depth > MAX_LAZY_CHAIN:  # (a generator expression's source, kept deeper)
+            continue
         if is_program_generator(item):
-            return True
+            return item, depth
         if depth < MAX_LAZY_CHAIN:
-            stack.extend((inner, depth + 1) for inner in _read_by(item))
-    return False
+            stack.extend((inner, depth + 1 + skipped) for inner, skipped in _read_by(item))
+    return None
 
 
-def _read_by(value: Any) -> tuple[Any, ...] | list[Any]:
-    """The iterators a lazy object reads (none of anything else)."""
+def _read_by(value: Any) -> tuple[tuple[Any, int], ...]:
+    """The iterators a lazy object reads (none of anything else), each with how many lazy
+    objects stand between them, unseen (a generator expression's over a `zip`)."""
     kind = type(value)
     if kind is zip:
-        return value.__reduce__()[1]  # type: ignore[no-any-return]
+        return tuple((inner, 0) for inner in value.__reduce__()[1])
     if kind is enumerate:
-        return value.__reduce__()[1][:1]  # type: ignore[no-any-return]
+        return ((value.__reduce__()[1][0], 0),)
     if kind is GeneratorType:
         if value.gi_code in READERS:
             frame = value.gi_frame
-            return () if frame is None else list(frame.f_locals["iterables"])
+            return () if frame is None else tuple((i, 0) for i in frame.f_locals["iterables"])
         kept = GENEXP_SOURCES.get(value)
-        read = None if kept is None else kept()
-        return () if read is None else (read,)
+        read = None if kept is None else kept[0]()
+        return () if read is None or kept is None else ((read, kept[1]),)
     return ()
 
 

@@ -103,11 +103,13 @@ from backprop_animator.engine.interpreter.runtime import (
 from backprop_animator.engine.interpreter.stdlib import (
     ABC_META,
     ANNOTATIONS,
+    NUMBER_KEY,
     PROTOCOL_KEY,
     RUNTIME_PROTOCOL,
     STDOUT,
     Modules,
     callable_object,
+    exit_program,
     stdlib_modules,
     typing_args,
 )
@@ -157,6 +159,7 @@ class Library:
         # The program's compiler (`run.py` sets it): the library's own warnings are the
         # program's `warnings` module's (`warn`).
         self.compiler: Any = None
+        self.numbers_made: PModule | None = None  # `import numbers` (`stdlib.numbers_module`)
         # `class Value(object):`: a base with nothing in it (its `__init__` is
         # `Machine.super_attr`'s), and what `isinstance(x, object)` is always true of.
         self.object_class = PClass("object", (), {})
@@ -312,6 +315,9 @@ class Library:
         m = self.machine
         names: dict[str, Any] = {
             "print": Builtin("print", self.print_),
+            # a script's `exit()` and `quit()` (the site module's): `sys.exit`'s SystemExit
+            "exit": Builtin("exit", partial(exit_program, m)),
+            "quit": Builtin("quit", partial(exit_program, m)),
             "len": Builtin("len", self.len_),
             "range": Builtin("range", self.range_),
             "sum": Builtin("sum", self.sum_),
@@ -437,10 +443,10 @@ class Library:
             # (an operator method, as `C.__mul__ = f` may write it: old tinygrad's
             # `setattr(Tensor, f"__{name}__", ...)`)
             raise ProgramError(f"{function}(): dunder attributes are not available here")
-        if not name.isidentifier():  # the interpreter keeps its own entries under such names
+        if name.startswith(" "):  # the interpreter keeps its own entries under such names
             message = f"{function}(): no attribute is named {name!r}"
             raise ProgramError(message, kind="AttributeError")
-        return name
+        return name  # any other string, as CPython's (`setattr(self, str(i), layer)`)
 
     def getattr_(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
         """`getattr(obj, name[, default])`: no dunder name but an exception's chain and
@@ -576,8 +582,13 @@ class Library:
                     made = _not_constructible(lazy, "")  # (as in CPython: none has a constructor)
                     others[lazy] = TypeObject(lazy, made, (type(value),))
                 return others[lazy]
-            if type(value) is Annotation and value.args and value.name in _ALIAS_TYPES:
-                name = _ALIAS_TYPES[value.name]  # `type(int | None)`: `types.UnionType`
+            if (
+                type(value) is Annotation
+                and value.args
+                and (value.name in _ALIAS_TYPES or value.origin is not None)
+            ):
+                # `type(int | None)`: `types.UnionType`; `S[int]` of `class S(list)` too
+                name = _ALIAS_TYPES.get(value.name, "GenericAlias")
                 if name not in others:
                     others[name] = TypeObject(name, _not_constructible(name), (), "types.")
                 return others[name]
@@ -595,6 +606,8 @@ class Library:
         of another type. Its bases are what a class statement takes, its names
         identifiers, as a class body binds them (none of the interpreter's own), copied."""
         name, bases, given = args
+        if type(given) is PInstance and type(enum_mixin_value(given)) is dict:
+            given = enum_mixin_value(given)  # `class R(dict)`: the dict it is, as CPython reads
         for index, (value, wanted) in enumerate(((name, str), (bases, tuple), (given, dict))):
             if type(value) is not wanted:
                 words = f"type.__new__() argument {index + 1} must be {wanted.__name__}, "
@@ -1216,10 +1229,7 @@ class Library:
             if type(cls) is PClass and cls is not self.object_class:
                 # `isinstance(other, Value)`: the loop's answer below for one class of the
                 # program's, sooner.
-                value = args[0]
-                if type(value) is PInstance and cls in value.cls.mro:
-                    return True
-                return RUNTIME_PROTOCOL in cls.namespace and self.protocol_instance(value, cls)
+                return self.class_instance(args[0], cls)
         if kwargs or len(args) != 2:
             words = "isinstance() takes an object and a class (or a tuple of them)"
             raise wrong_arguments(words, "isinstance", args, kwargs)
@@ -1237,9 +1247,7 @@ class Library:
                     return True
                 continue
             if type(cls) is PClass:
-                if type(value) is PInstance and cls in value.cls.mro:
-                    return True
-                if RUNTIME_PROTOCOL in cls.namespace and self.protocol_instance(value, cls):
+                if self.class_instance(value, cls):
                     return True
             elif cls is ABC_META:  # `isinstance(C, ABCMeta)`: C's metaclass is ABCMeta
                 if type(value) is PClass and value.abc:
@@ -1265,13 +1273,25 @@ class Library:
                 # `int | None`, `Optional[int]`, in a tuple too: each member of the union
                 if self.isinstance_([value, members], {}):
                     return True
-            elif type(cls) is Annotation and (cls.name == "|" or cls.name in GENERIC_ALIASES):
+            elif type(cls) is Annotation and (
+                cls.name == "|" or cls.name in GENERIC_ALIASES or cls.origin is not None
+            ):
                 # `isinstance(x, list[int])`, `list[int] | None`: CPython's TypeError
                 words = "isinstance() argument 2 cannot be a parameterized generic"
                 raise ProgramError(words, kind="TypeError")
             else:
                 raise ProgramError("isinstance()'s second argument must be a class")
         return False
+
+    def class_instance(self, value: Any, cls: PClass) -> bool:
+        """`isinstance(value, C)` of a class of the program's kind: an object of it or of
+        a subclass, a number of `numbers.Number` (`isinstance(3, numbers.Number)`), an
+        object a runtime protocol's members fit."""
+        if type(value) is PInstance and cls in value.cls.mro:
+            return True
+        if NUMBER_KEY in cls.namespace:
+            return number_instance(value)
+        return RUNTIME_PROTOCOL in cls.namespace and self.protocol_instance(value, cls)
 
     def kind_fits(self, value: Any, cls: TypeObject) -> bool:
         """`isinstance(c, Counter)` only of a Counter; `isinstance(d, list)` not of a
@@ -1352,6 +1372,12 @@ class Library:
                 continue
             if type(option) is PClass:
                 if not builtin_type and option in cls.mro:
+                    return True
+                if (  # `issubclass(int, numbers.Number)`
+                    builtin_type
+                    and NUMBER_KEY in option.namespace
+                    and all(one in _NUMBERS["Number"] for one in cls.types)
+                ):
                     return True
             elif isinstance(option, TypeObject):
                 if cls is option or (cls is ABC_META and PClass in option.types):
@@ -3044,6 +3070,13 @@ def _builtin_based(cls: PClass, option: TypeObject) -> bool:
     """Whether a class of the program's inherits from the built-in `list` or `dict` that
     `option` is (`builtin_bases`)."""
     return any(c.namespace.get(BUILTIN_BASE_KEY) in option.types for c in cls.mro)
+
+
+def number_instance(value: Any) -> bool:
+    """Whether `value` is an instance of `numbers.Number` as CPython registers them: an
+    int, a float, a bool, a complex number (an IntEnum's member too)."""
+    plain = enum_mixin_value(value) if type(value) is PInstance else value
+    return type(plain) in _NUMBERS["Number"]
 
 
 def abstract_instance(name: str, value: Any) -> bool:

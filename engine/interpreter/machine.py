@@ -299,6 +299,8 @@ class Machine:
             raise ProgramError(f"{func.name} is not available here (nothing is drawn or imported)")
         if kind is Annotation and func.name in self.alias_origins:
             return self.call(self.alias_origins[func.name], args, kwargs)  # `list[int](xs)`
+        if kind is Annotation and func.origin is not None:
+            return self.call(func.origin, args, kwargs)  # `Batch[int](xs)`, its class's
         if kind in _NOT_CALLABLE or (kind is PInstance and func.cls.lookup("__call__") is MISSING):
             # `model(x)` of a class with no `__call__`, `loss.data()`: CPython's TypeError
             message = f"'{cpython_type(func)}' object is not callable"
@@ -1169,7 +1171,7 @@ class Machine:
             raise ProgramError(message, kind="AttributeError")
         if is_dunder(name):  # as `setattr` refuses them
             raise ProgramError("object.__setattr__(): dunder attributes are not available here")
-        if not name.isidentifier():  # the interpreter keeps its own entries under such names
+        if name.startswith(" "):  # the interpreter keeps its own entries under such names
             raise ProgramError(f"no attribute is named {name!r} here", kind="AttributeError")
         # Past a frozen dataclass's refusal too, as CPython's (its `__post_init__` sets a
         # field so).
@@ -1191,7 +1193,7 @@ class Machine:
             raise ProgramError(message, kind="TypeError")
         if type(obj) is PClass or isinstance(obj, TypeObject):
             raise ProgramError("can't apply this __delattr__ to type object", kind="TypeError")
-        if is_dunder(name) or not name.isidentifier():  # as `delattr` refuses them
+        if is_dunder(name) or name.startswith(" "):  # as `delattr` refuses them
             raise ProgramError("object.__delattr__(): dunder attributes are not available here")
         self.del_attr(obj, name, hook=False)
 
@@ -1224,7 +1226,7 @@ class Machine:
         self.state.charge(1)
         if cls.builtin:
             raise immutable_type(name, cls.name)
-        if (is_dunder(name) and name not in _REEQUIPPED) or not name.isidentifier():
+        if (is_dunder(name) and name not in _REEQUIPPED) or name.startswith(" "):
             raise ProgramError(f"deleting a class's attribute {name!r} is not available here")
         if any(ENUM_KEY in c.namespace for c in cls.mro):
             raise ProgramError(f"deleting an Enum's attribute ('{name}') is not available here")
@@ -2242,7 +2244,7 @@ class Machine:
         kind = type(obj)
         if kind is Annotation:  # `Optional[float]`, `List[Value]`: still just an annotation
             if (
-                (obj.name in GENERIC_ALIASES or obj.name == "|")
+                (obj.name in GENERIC_ALIASES or obj.name == "|" or obj.origin is not None)
                 and obj.args
                 and all(type(arg) is not Annotation for arg in obj.args)
             ):  # `list[int][0]`: no type variable to fill in, CPython's TypeError
@@ -2335,6 +2337,11 @@ class Machine:
         if getter is not MISSING and getter is not None:
             words = "(CPython's generic alias, or the class's __class_getitem__)"
             raise ProgramError(f"{cls.name}[...] is not available here {words}")
+        if getter is MISSING and any(c in self.builtin_bases.values() for c in cls.mro):
+            # `class Batch(list)`, `Batch[int]`: list's own `__class_getitem__`, CPython's
+            # generic alias of the program's class (`__main__.Batch[int]`)
+            made = self.alias(f"__main__.{cls.qualname}", key)
+            return Annotation(made.name, made.args, cls)
         raise ProgramError(f"type '{cls.name}' is not subscriptable", kind="TypeError")
 
     def enum_item(self, cls: PClass, key: Any) -> PInstance:

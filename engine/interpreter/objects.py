@@ -209,11 +209,9 @@ class PClass:
             key
             for c in (self.mro if self.abc else ())
             for key, value in c.namespace.items()
-            if type(value) is Function and value.abstract
+            if is_abstract(value)
         }
-        self.abstract = sorted(
-            key for key in marked if type(found := self.lookup(key)) is Function and found.abstract
-        )
+        self.abstract = sorted(key for key in marked if is_abstract(self.lookup(key)))
 
     def find_properties(self) -> None:
         """Whether a property (a data descriptor) of the class is found before its
@@ -742,6 +740,21 @@ class PProperty:
         self.fset = fset
         self.fdel = fdel  # its `.deleter`, which `del obj.name` calls
         self.data = True
+
+
+def is_abstract(value: Any) -> bool:
+    """Whether a class attribute is abstract as CPython's `__isabstractmethod__` says: an
+    `@abstractmethod` function, a static or class method of one (in either order of the
+    decorators), a property with an abstract getter, setter or deleter."""
+    kind = type(value)
+    if kind is Function:
+        return bool(value.abstract)
+    if kind is PStaticMethod or kind is PClassMethod:
+        return type(value.function) is Function and bool(value.function.abstract)
+    if kind is PProperty:
+        parts = (value.fget, value.fset, value.fdel)
+        return any(type(part) is Function and part.abstract for part in parts)
+    return False
 
 
 class PStaticMethod:
@@ -1346,11 +1359,15 @@ class Annotation:
     subscriptable (keeping what it was subscripted with, for `typing.get_args`), and
     nothing else."""
 
-    __slots__ = ("args", "hashed", "name")
+    __slots__ = ("args", "hashed", "name", "origin")
 
-    def __init__(self, name: str, args: tuple[Any, ...] = ()) -> None:
+    def __init__(self, name: str, args: tuple[Any, ...] = (), origin: Any = None) -> None:
         self.name = name
         self.args = args
+        # The program's own class of `S[int]` where `class S(list)` (CPython's generic
+        # alias of it, `__main__.S[int]`; its name then `__main__.S`, no typing name), else
+        # None
+        self.origin = origin
         # Hashed once, as made, from its arguments' own (an alias's kept): an alias made of
         # aliases, each holding the last twice, was 2**n hashes, in no step (`_arg_key`).
         if args and (name == "|" or name in ("Union", "Optional")):
@@ -1358,7 +1375,8 @@ class Annotation:
             keys = frozenset(map(_arg_key, (*args, None) if name == "Optional" else args))
             self.hashed = hash(("|", keys))
         else:
-            self.hashed = hash((name, tuple(map(_arg_key, args))))
+            made = tuple(map(_arg_key, args))
+            self.hashed = hash((name, made) if origin is None else (name, id(origin), made))
 
     # Equal as CPython's aliases are, by what they name (`list[int] == list[int]`, a key of
     # a dict): the name and the arguments, classes by identity (no code of the program runs).
@@ -1447,7 +1465,7 @@ def _same_alias(
                 # list[int | None]`): their members paired by hash, equal members hashing
                 # alike, as CPython compares them, as sets
                 a, b = tuple(sorted(mine, key=hash)), tuple(sorted(theirs, key=hash))
-            elif a.name != b.name:
+            elif a.name != b.name or a.origin is not b.origin:
                 return False
             else:
                 a, b = a.args, b.args

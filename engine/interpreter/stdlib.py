@@ -206,9 +206,7 @@ def stdlib_modules(library: Library) -> dict[str, Callable[[], Any]]:
         "dataclasses": lambda: dataclasses_module(library),
         "collections": lambda: collections_module(library),
         "collections.abc": abc_classes_module,
-        "numbers": lambda: PModule(
-            "numbers", {name: Annotation(name) for name in NUMBER_CLASS_NAMES}
-        ),
+        "numbers": lambda: numbers_module(library),
         "time": lambda: time_module(state),
         "sys": lambda: sys_module(library),
         "enum": lambda: enum_module(library),
@@ -236,6 +234,27 @@ ABC_CLASS_NAMES = (
 # `from numbers import Real`: the numeric tower's abstract classes, for `isinstance` (an
 # int, a float, a bool, a complex number, as CPython registers them) and annotations.
 NUMBER_CLASS_NAMES = ("Number", "Complex", "Real", "Rational", "Integral")
+# In the namespace of `numbers.Number`, a class of the program's kind (`numbers_module`)
+NUMBER_KEY = " number"
+
+
+def numbers_module(library: Library) -> PModule:
+    """`numbers`: `Number` is CPython's abstract class, a base a class of the program's
+    may name (`class Dual(numbers.Number)`): no methods, `__slots__ = ()` and `__hash__ =
+    None` (so a subclass with no `__hash__` of its own is unhashable, as CPython's), an
+    int, a float, a bool or a complex number an instance of it (`library.isinstance_`);
+    the others (`Real`...) are annotations for `isinstance` and `issubclass` alone (their
+    abstract methods and mixins are not here). Made once a program."""
+    made = library.numbers_made
+    if made is None:
+        number = PClass(
+            "Number", (), {"__slots__": (), "__hash__": None, NUMBER_KEY: True}, abc=True
+        )
+        library.machine.texts.class_modules[number] = "numbers."  # `<class 'numbers.Number'>`
+        members: dict[str, Any] = {"Number": number}
+        members |= {name: Annotation(name) for name in NUMBER_CLASS_NAMES[1:]}
+        made = library.numbers_made = PModule("numbers", members)
+    return made
 
 
 def abc_classes_module() -> PModule:
@@ -857,6 +876,14 @@ def _sys_exit(m: Any, args: list[Any], kwargs: dict[str, Any]) -> None:
     raise program_raise(m, m.instantiate(m.exceptions["SystemExit"], list(args), None))
 
 
+def exit_program(m: Any, args: list[Any], kwargs: dict[str, Any]) -> None:
+    """A script's `exit(code=None)` and `quit(code=None)`, the site module's: CPython's
+    SystemExit of the code, as `sys.exit` raises it."""
+    if len(args) + len(kwargs) > 1 or set(kwargs) - {"code"}:
+        raise ProgramError("exit() takes at most one argument, code", kind="TypeError")
+    _sys_exit(m, [*args, *kwargs.values()], {})
+
+
 def io_module(state: State) -> PModule:
     """`from io import StringIO`, as a notebook collects lines to print at once
     (`print(*params, sep="\\n", file=output)`, `output.getvalue()`): a text buffer with
@@ -1334,6 +1361,8 @@ def _get_origin(
         return hint
     if type(hint) is not Annotation:
         return None
+    if hint.origin is not None:  # `Batch[int]` of `class Batch(list)`: the class
+        return hint.origin
     if hint.name == "|" and hint.args and library.compiler is not None:
         return library.machine.call(library.compiler.builtins["type"], [hint], {})  # UnionType
     name = "Union" if hint.name == "Optional" else hint.name
@@ -1403,14 +1432,17 @@ def abc_module(library: Library) -> PModule:
 
     def abstractmethod(args: list[Any], kwargs: dict[str, Any]) -> Any:
         function = args[0] if len(args) == 1 and not kwargs else None
-        inner = function
-        if type(function) is PProperty:
-            inner = function.fget
-        elif type(function) is PStaticMethod or type(function) is PClassMethod:
-            inner = function.function
-        if type(inner) is not Function:
+        if type(function) in (PProperty, PStaticMethod, PClassMethod):
+            # `@abstractmethod` over `@staticmethod`: CPython 3.11 cannot mark the
+            # object (the other order marks the function, which the wrapper reports)
+            name = {PProperty: "property", PStaticMethod: "staticmethod"}.get(
+                type(function), "classmethod"
+            )
+            words = f"attribute '__isabstractmethod__' of '{name}' objects is not writable"
+            raise ProgramError(words, kind="AttributeError")
+        if type(function) is not Function:
             raise ProgramError("@abstractmethod decorates a function", kind="TypeError")
-        inner.abstract = True
+        function.abstract = True
         return function
 
     return PModule(

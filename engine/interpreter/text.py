@@ -198,7 +198,7 @@ class Texts:
         `list[float]`, `dict[str, __main__.Value]`; a type variable `~T`."""
         if value.name.startswith("~"):  # (`stdlib._type_variable`)
             return value.name
-        if value.name in GENERIC_ALIASES or value.name == "|":
+        if value.name in GENERIC_ALIASES or value.name == "|" or value.origin is not None:
             union = value.name == "|"  # `dict[str, float] | None`
             parts: list[str] = []
             size = 0 if union else len(value.name) + 2
@@ -210,6 +210,8 @@ class Texts:
                 parts.append(part)
             if union:
                 return " | ".join(parts)
+            if value.origin is not None:  # `__main__.Batch[int]`, its class's own name
+                return f"{self.alias_argument(value.origin, seen)}[{', '.join(parts)}]"
             return f"{value.name}[{', '.join(parts)}]"
         if value.name in TYPING_UNIONS and value.args:
             return self.typing_union_repr(value, seen)

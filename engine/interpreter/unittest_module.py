@@ -10,8 +10,10 @@ their `test*` methods by name) and writes CPython's report: the interpreter has 
 stderr, so the report is printed, where a learner reads it. So does
 `TextTestRunner(verbosity=2).run(TestLoader().loadTestsFromTestCase(T))`, as notebooks
 run tests. Left out: the traceback lines of a failure (CPython's name the learner's
-file), the diffs CPython adds for unequal lists, dicts and strings, the `skip`
-decorators, `mock`. `subTest` is CPython's: run by the runner, a failing subtest is
+file), the diffs CPython adds for unequal lists, dicts and strings, `mock`. The `skip`,
+`skipIf`, `skipUnless` and `expectedFailure` decorators are CPython's (a skipped test's
+`setUp` and a skipped class's fixtures do not run; a skipped method called directly
+raises SkipTest). `subTest` is CPython's: run by the runner, a failing subtest is
 reported as a failure of its own (`test_x (__main__.T.test_x) (graph=1)`) and the test
 goes on; called outside a runner (`T().test_x()`, as pytest-style calls make), the
 error goes through, as CPython's does when it has no result to report to.
@@ -90,6 +92,8 @@ def first_doc_lines(tree: ast.Module | None) -> dict[int, str]:
 
 
 UNITTEST_SOURCE = """
+from functools import wraps as _wraps
+
 _MAX_LENGTH = 80
 _PLACEHOLDER_LEN = 12
 _MIN_BEGIN_LEN = 5
@@ -143,6 +147,71 @@ def _name_of(expected):
 
 class SkipTest(Exception):
     pass
+
+
+# The program's skipped test methods and classes, with their reasons, and those expected
+# to fail: CPython marks them with `__unittest_skip__` and `__unittest_expecting_failure__`,
+# kept here (a program's code writes no dunder). A skipped method is wrapped, as CPython's
+# is, so a direct call raises SkipTest.
+_SKIPPED = {}
+_EXPECTING = {}
+
+
+def skip(reason):
+    def decorator(test_item):
+        if not isinstance(test_item, type):
+            test_item = _skip_wrapper(test_item, reason)
+        _SKIPPED[test_item] = reason
+        return test_item
+    if callable(reason) and not isinstance(reason, (type, str)):
+        test_item = reason
+        reason = ""
+        return decorator(test_item)
+    return decorator
+
+
+def _skip_wrapper(test_item, reason):
+    @_wraps(test_item)
+    def skip_wrapper(*args, **kwargs):
+        raise SkipTest(reason)
+    return skip_wrapper
+
+
+def _id(obj):
+    return obj
+
+
+def skipIf(condition, reason):
+    if condition:
+        return skip(reason)
+    return _id
+
+
+def skipUnless(condition, reason):
+    if not condition:
+        return skip(reason)
+    return _id
+
+
+def expectedFailure(test_item):
+    _EXPECTING[test_item] = True
+    return test_item
+
+
+def _marked(marks, test):
+    # a test's class (or a base of it) marked, or its method: the class's reason first
+    found = None
+    for item, mark in marks.items():
+        if isinstance(item, type) and isinstance(test, item) and not found:
+            found = mark
+    method = getattr(type(test), test._testMethodName, None)
+    if not found and method in marks:
+        found = marks[method]
+    return found
+
+
+def _class_skipped(cls):
+    return any(isinstance(item, type) and issubclass(cls, item) for item in _SKIPPED)
 
 
 class _AssertRaisesContext:
@@ -419,11 +488,13 @@ class _TextResult:
         self.failures = []
         self.errors = []
         self.skipped = []
+        self.expected_failures = []
+        self.unexpected_successes = []
         self.testsRun = 0
         self.midline = False  # verbose: a test's "... " printed, its word not yet
 
     def wasSuccessful(self):
-        return len(self.failures) == len(self.errors) == 0
+        return len(self.failures) == len(self.errors) == len(self.unexpected_successes) == 0
 
     def status(self, letter, word):
         if self.verbosity > 1:
@@ -454,6 +525,9 @@ class _TextResult:
         if self.verbosity > 1:
             print(f"{_describe(test)} ... ", end="")
             self.midline = True
+        if _marked(_SKIPPED, test) is not None:  # neither setUp nor the test runs
+            self.outcome(test, SkipTest(_marked(_SKIPPED, test)))
+            return
         error = _attempt(test.setUp)
         if error is not None:
             self.outcome(test, error)
@@ -462,16 +536,27 @@ class _TextResult:
         test._subtest_failed = False
         error = _attempt(getattr(test, test._testMethodName))
         test._result = None
-        if error is not None:
+        expecting = _marked(_EXPECTING, test) is not None
+        if error is not None and not (expecting and not isinstance(error, SkipTest)):
             self.outcome(test, error)
         ending = _attempt(test.tearDown)
         if ending is not None:
             self.outcome(test, ending)
-        if error is None and ending is None and not test._subtest_failed:
+        if ending is not None or test._subtest_failed:
+            return
+        if expecting and error is not None and not isinstance(error, SkipTest):
+            self.expected_failures.append(test)
+            self.status("x", "expected failure")
+        elif expecting and error is None:
+            self.unexpected_successes.append(test)
+            self.status("u", "unexpected success")
+        elif error is None:
             self.status(".", "ok")
-            self.midline = False
+        self.midline = False
 
     def class_fixture(self, cls, name):
+        if _class_skipped(cls):  # a skipped class's fixtures do not run
+            return True
         error = _attempt(getattr(cls, name))
         if error is not None:
             self.errors.append((f"{name} (__main__.{cls.__name__})", _error_text(error)))
@@ -503,6 +588,10 @@ class _TextResult:
                 print("-" * 70)
                 print(text)
                 print()
+        if self.unexpected_successes:
+            print("=" * 70)
+            for test in self.unexpected_successes:
+                print(f"UNEXPECTED SUCCESS: {_describe(test)}")
 
     def summary(self):
         self.print_errors()
@@ -521,6 +610,10 @@ class _TextResult:
             print("OK", end="")
         if self.skipped:
             infos.append(f"skipped={len(self.skipped)}")
+        if self.expected_failures:
+            infos.append(f"expected failures={len(self.expected_failures)}")
+        if self.unexpected_successes:
+            infos.append(f"unexpected successes={len(self.unexpected_successes)}")
         print(f" ({', '.join(infos)})" if infos else "")
 
 
@@ -596,6 +689,6 @@ def main(module="__main__", defaultTest=None, argv=None, testRunner=None,
 UNITTEST_NAMES = frozenset(
     {
         "TestCase", "main", "SkipTest", "TestSuite", "TestLoader", "TextTestRunner",
-        "defaultTestLoader",
+        "defaultTestLoader", "skip", "skipIf", "skipUnless", "expectedFailure",
     }
 )  # fmt: skip

@@ -42,6 +42,7 @@ from backprop_animator.engine.errors import (
 )
 from backprop_animator.engine.interpreter.objects import (
     ENUM_KEY,
+    GRAD_NAMES,
     MISSING,
     NUMBER_NAMES,
     OPERAND_NAMES,
@@ -2465,6 +2466,17 @@ class Recorder:
                 "traced: give each node its own gradient, node.grad, and a backward() that "
                 "adds into it"
             )
+        apart = graph_kept_apart(globals_)
+        if apart is not None:
+            value, number, gradient = apart
+            raise ProgramError(
+                f"the program's {value.cls.name} objects hold a number ({number}) and a "
+                f"gradient ({gradient}) but not their operands, and no backward() pass of "
+                "them was seen: a graph kept elsewhere (records of objects on a tape, a "
+                "pass of another name) is not drawn here (a list of `(node, inputs)` tuples "
+                "is read as one). Keep each node's operands on the node it makes (out._prev "
+                "= (self, other)) and call .backward() on the output"
+            )
         if last is None:
             raise ProgramError(NO_RESULT)
         raise ProgramError(
@@ -2942,6 +2954,26 @@ def graph_without_gradients(globals_: dict[str, Any]) -> PInstance | None:
 
 
 MAX_OPERANDS_LOOKED_AT = 8
+
+
+def graph_kept_apart(globals_: dict[str, Any]) -> tuple[PInstance, str, str] | None:
+    """An object the program's globals name that has a number and a gradient but no
+    operands of its own (an adjoint course's `AdjFloat(val, adj)`, whose operands only a
+    tape of `Block` objects keeps), with the names of its number and its gradient: for a
+    refusal that says what is missing. (A look at a few objects: the first with a number
+    and a gradient answers.)"""
+    for value in islice((v for v in globals_.values() if type(v) is PInstance), 64):
+        if value.mirror is not None:
+            continue
+        attrs = value.attrs
+        number = next((name for name in NUMBER_NAMES if name in attrs), None)
+        gradient = next((name for name in GRAD_NAMES if name in attrs), None)
+        if number is None or gradient is None:
+            continue
+        if any(name in attrs for name in OPERAND_NAMES):
+            return None  # (operands of its own: `graph_without_gradients`'s, or a leaf's)
+        return value, number, gradient
+    return None
 
 
 def graph_pulled_backwards(globals_: dict[str, Any]) -> tuple[PInstance, str] | None:

@@ -5255,3 +5255,247 @@ def test_in_of_a_set_looks_an_object_up_by_the_hash_it_has_now_as_cpythons() -> 
     # set compares hashes before identity; the set's dict here asked identity first), and
     # each `__hash__` and `__eq__` runs as CPython's does.
     assert_as_cpython(CHANGED_HASH)
+
+
+KNOWN_GAPS_THREE = """
+import typing
+def forever():
+    n = 0
+    while True:
+        yield n
+        n += 1
+class R(dict):
+    def __getitem__(self, k):
+        return 99
+    def items(self):
+        return [('zz', 5)]
+X = type('X', (), R(a=1, f=lambda self: self.a + 1))
+print(X.a, X.__name__, X().f(), hasattr(X, 'zz'))
+class L(list):
+    pass
+try:
+    type('Y', (), L())
+except TypeError as e:
+    print(e)
+class S(list):
+    pass
+class D(dict):
+    pass
+class T(S):
+    pass
+A = S[int]
+print(A, D[str, S[int]], list[S[float]], T[int, str], A == S[int], A == list[int])
+print(hash(A) == hash(S[int]), {A: 1}[S[int]], A('ab'), type(A('ab')).__name__)
+print(typing.get_origin(A) is S, typing.get_args(A), type(A), type(A) is type(list[int]))
+def f(x: S[int]) -> D[str, int]:
+    return x
+print(f.__annotations__)
+for bad in (lambda: A[int], lambda: isinstance([], A)):
+    try:
+        bad()
+    except TypeError as e:
+        print(e)
+print(list(zip((x for x in zip(forever())), 'ab')))
+print(list(zip((x for x in enumerate(forever())), 'abc')))
+print(list(zip(((i, y) for i, y in enumerate(zip(forever(), forever()))), 'ab')))
+e = (x for x in zip(forever()))
+e = (x for x in zip(e))
+print(next(e), list(zip(e, 'xy')))
+"""
+
+
+def test_a_dict_subclass_namespace_a_list_subclass_alias_and_zip_of_a_genexp_over_zip() -> None:
+    # `type(name, bases, R(...))` of the program's dict subclass reads the dict it is (not
+    # its overridden methods), as CPython's; `S[int]` of `class S(list)` is CPython's
+    # generic alias (`__main__.S[int]`: called, it makes an S); a generator expression
+    # over a `zip` or `enumerate` of an endless generator of the program's is read as it
+    # goes by the `zip` reading it, so it ends as CPython's does.
+    assert_as_cpython(KNOWN_GAPS_THREE)
+
+
+ABSTRACT_WRAPPED = """
+from abc import ABC, abstractmethod
+class F(ABC):
+    @staticmethod
+    @abstractmethod
+    def forward(ctx, x): ...
+    @classmethod
+    @abstractmethod
+    def make(cls): ...
+    @property
+    @abstractmethod
+    def name(self): ...
+    @staticmethod
+    @abstractmethod
+    def backward(ctx, g): ...
+for make in (lambda: F(),):
+    try:
+        make()
+    except TypeError as e:
+        print(e)
+class G(F):
+    @staticmethod
+    def forward(ctx, x):
+        return x
+    @classmethod
+    def make(cls):
+        return cls()
+    @property
+    def name(self):
+        return 'g'
+    @staticmethod
+    def backward(ctx, g):
+        return g
+    def helper(self):
+        return 1
+print(G.make().name, G.forward(None, 2), G().backward(None, 3))
+class H(F):
+    name = 'h'
+    forward = staticmethod(lambda ctx, x: x)
+try:
+    H()
+except TypeError as e:
+    print(e)
+class P(ABC):
+    @property
+    def v(self):
+        return 1
+    @v.setter
+    @abstractmethod
+    def v(self, x): ...
+try:
+    P()
+except TypeError as e:
+    print(e)
+
+for w in (staticmethod, classmethod, property):
+    try:
+        abstractmethod(w(lambda: 1))
+    except AttributeError as e:
+        print(e)
+"""
+
+
+def test_abstract_static_and_class_methods_and_properties_keep_a_class_abstract() -> None:
+    # `@staticmethod` over `@abstractmethod` (a torch-like `Function` with abstract
+    # `forward` and `backward`), a class method, a property, a setter: each left abstract
+    # keeps the class from being instantiated, as CPython's `__isabstractmethod__` of the
+    # wrapper says; `abstractmethod` over the wrapper is CPython 3.11's AttributeError.
+    assert_as_cpython(ABSTRACT_WRAPPED)
+
+
+EXIT_AND_QUIT = """
+def train(steps):
+    for i in range(steps):
+        if i == 2:
+            print('stopping early')
+            exit()
+        print('step', i)
+try:
+    quit(3)
+except SystemExit as e:
+    print('caught', e.code)
+try:
+    exit(code='bye')
+except SystemExit as e:
+    print('caught', e.code, e)
+v = Value(2.0)
+w = v * v
+w.backward()
+train(5)
+print('never')
+"""
+
+
+def test_a_scripts_exit_and_quit_end_it_as_cpythons() -> None:
+    # The site module's `exit()` and `quit()` (a script stopping its training early):
+    # CPython's SystemExit, caught by `except SystemExit`, else the end of the program.
+    assert printed_lines(trace_source(EXIT_AND_QUIT)) == run_in_cpython(EXIT_AND_QUIT)
+
+
+ANY_ATTRIBUTE_NAME = """
+class M:
+    pass
+class S:
+    def __init__(self, *layers):
+        for i, layer in enumerate(layers):
+            setattr(self, str(i), layer)
+        setattr(self, 'a b', 1)
+        setattr(self, '', 2)
+        setattr(self, '-x', 3)
+m = S(M(), M())
+print(sorted(vars(m)), getattr(m, '0') is not None, hasattr(m, '1'), hasattr(m, '2'))
+print(getattr(m, 'a b'), getattr(m, ''))
+print([n for n in dir(m) if not n.startswith('__')])
+delattr(m, '0')
+delattr(m, '1')
+print(sorted(vars(m)))
+setattr(S, '9', 'class attr')
+print(getattr(m, '9'), [n for n in dir(S) if not n.startswith('__')])
+delattr(S, '9')
+print(hasattr(S, '9'))
+try:
+    getattr(m, '0')
+except AttributeError as e:
+    print(e)
+"""
+
+
+def test_setattr_takes_any_string_for_a_name_as_cpythons() -> None:
+    # A PyTorch-like `Sequential` names its layers `setattr(self, str(i), layer)`: any
+    # string is an attribute name to `setattr`, `getattr`, `hasattr`, `delattr`, `vars`
+    # and `dir`, as CPython's (but the interpreter's own entries, which start with a
+    # space: tests/engine/test_hostile.py).
+    assert_as_cpython(ANY_ATTRIBUTE_NAME)
+
+
+NUMBER_BASE = """
+import numbers
+from numbers import Number, Real
+import enum
+class Lvl(enum.IntEnum):
+    A = 1
+print(Number, numbers.Number is Number, isinstance(3, Number), isinstance(2.5, Number))
+print(isinstance(True, Number), isinstance(1j, Number))
+print(isinstance('a', Number), isinstance(None, Number), isinstance(Lvl.A, Number))
+print(isinstance(3, Real), isinstance(1j, Real))
+print(issubclass(int, Number), issubclass(str, Number), issubclass(float, (str, Number)))
+class Dual(Number):
+    def __init__(self, data):
+        self.data = data
+    def __add__(self, other):
+        other = other if isinstance(other, Dual) else Dual(other)
+        return Dual(self.data + other.data)
+    def __repr__(self):
+        return f'Dual({self.data})'
+v = Dual(2.0) + 3
+print(v, isinstance(v, Number), isinstance(v, Real), issubclass(Dual, Number))
+print(Dual.__mro__, type(Dual))
+try:
+    hash(v)
+except TypeError as e:
+    print(e)
+try:
+    {v}
+except TypeError as e:
+    print(e)
+class Hashed(Number):
+    __hash__ = object.__hash__
+print(len({Hashed(), Hashed()}))
+class Slotted(Number):
+    __slots__ = ('x',)
+s = Slotted()
+s.x = 1
+try:
+    s.y = 2
+except AttributeError as e:
+    print(e)
+print(Number.__name__, Number.__qualname__, [c.__name__ for c in Dual.__mro__])
+"""
+
+
+def test_numbers_number_is_cpythons_abstract_class_and_a_base_of_the_programs() -> None:
+    # `class Dual(numbers.Number)`: an ABC with `__slots__ = ()` and `__hash__ = None`, so
+    # a subclass without a `__hash__` of its own is unhashable, as CPython's; an int, a
+    # float, a bool, a complex number and an IntEnum's member are instances of it.
+    assert_as_cpython(NUMBER_BASE)

@@ -59,7 +59,13 @@ ESCAPES = [
     ("def f():\n    pass\ns = '{0.__globals__}'.format(f)\n", "dunder"),
     ("class A:\n    pass\ns = '{0.__init__.__globals__[os]}'.format(A())\n", "dunder"),
     ("s = '{0:{0.__class__}}'.format(1)\n", "dunder"),  # a spec's own field too
-    ("s = '{0.a-b}'.format(1)\n", "no attribute is named"),  # the interpreter's own entries
+    ("s = '{0.a-b}'.format(1)\n", "no attribute 'a-b'"),  # CPython's AttributeError
+    # the interpreter's own entries (names starting with a space) are none of the program's
+    ("class A(list):\n    pass\ns = '{0. store}'.format(A())\n", "no attribute is named"),
+    ("class A(list):\n    pass\ns = getattr(A(), ' store')\n", "no attribute is named"),
+    ("class A:\n    pass\nsetattr(A(), ' store', [])\n", "no attribute is named"),
+    ("class A:\n    pass\nsetattr(A, ' enum', 1)\n", "no attribute is named"),
+    ("class A:\n    pass\ndelattr(A(), ' store')\n", "no attribute is named"),
     ("s = f'{1:{\"0.__class__\"}}'\n", "Format specifier"),  # CPython's ValueError, nothing walked
     ("y = frozenset([1]).__class__\n", "dunder"),  # a frozenset is a set: nothing behind it
     ("y = frozenset.__dict__\n", "__dict__"),
@@ -90,6 +96,16 @@ ESCAPES = [
     # program's, of the bases a class statement takes and the names a class body binds
     ("y = type(type(1))('X', (int,), {})\n", "cannot inherit from the built-in type 'int'"),
     ("y = type('X', (1,), {})\n", "can only inherit from the program's classes"),
+    # a dict of the program's class is read for its items, none of its own attributes
+    ("class R(dict):\n    pass\ny = type('X', (), R({' store': 1}))\n", "identifiers"),
+    # unittest's skip decorators: their registry and helpers are none of the program's
+    ("import unittest\ny = unittest._SKIPPED\n", "no attribute '_SKIPPED'"),
+    ("from unittest import _wraps\n", "unittest has no '_wraps'"),
+    ("import unittest\nf = unittest.skip('r')(len)\ny = f.__wrapped__\n", "dunder"),
+    ("import unittest\ny = unittest.skip('r')(print)\ny()\n", "SkipTest: r"),
+    # `S[int]` of `class S(list)`, CPython's generic alias: nothing behind it either
+    ("class S(list):\n    pass\ny = S[int].__origin__\n", "dunder"),
+    ("class S(list):\n    pass\ny = type(S[int])()\n", "cannot create 'GenericAlias'"),
     ("y = type('X', (), {' builtin base': list})\n", "identifiers, as a class body binds"),
     ("y = type('X', (), {' enum': 1, 'A': 1})\n", "identifiers, as a class body binds"),
     ("y = type('X', (), {1: 1})\n", "not a key of type 'int'"),
@@ -97,9 +113,21 @@ ESCAPES = [
     ("import enum\ny = type('X', (enum.Enum,), {'A': 1})\n", "of an Enum or a NamedTuple"),
     ("y = type('X', (), {}).__bases__\n", "dunder"),
     ("y = __import__('os')\n", "'__import__' is not defined"),
-    ("y = open('/etc/passwd')\n", "'open' is not defined"),
-    ("y = eval('1')\n", "'eval' is not defined"),
-    ("y = globals()\n", "'globals' is not defined"),
+    ("y = open('/etc/passwd')\n", "`open` is not available here"),
+    ("y = eval('1')\n", "`eval` is not available here"),
+    ("y = globals()\n", "`globals` is not available here"),
+    # CPython's built-ins no program here runs: refused, no NameError an `except` catches
+    ("try:\n    y = input()\nexcept NameError:\n    y = 1\n", "`input` is not available"),
+    ("try:\n    exec('y = 1')\nexcept Exception:\n    y = 1\n", "`exec` is not available"),
+    ("y = locals()\n", "`locals` is not available here"),
+    ("y = breakpoint\n", "`breakpoint` is not available here"),
+    ("y = bytearray(3)\n", "`bytearray` is not available here"),
+    ("try:\n    y = 1\nexcept KeyboardInterrupt:\n    y = 2\nraise ValueError\n", "ValueError"),
+    ("try:\n    raise ValueError\nexcept KeyboardInterrupt:\n    y = 2\n", "`KeyboardInterrupt`"),
+    # a script's `exit()`: CPython's SystemExit, nothing of the site module's behind it
+    ("y = exit.__self__\n", "dunder"),
+    ("exit(1)\n", "SystemExit: 1"),
+    ("quit(1, 2)\n", "exit() takes at most one argument"),
     ("y = vars()\n", "vars() takes one"),
     ("y = vars(print)\n", "program's objects"),
     ("import math\ny = vars(math)\n", "program's objects"),
@@ -141,7 +169,7 @@ ESCAPES = [
     ("def g():\n    yield 1\ny = g().send.__self__\n", "dunder"),
     ("y = (x for x in [1]).send\n", "no attribute 'send'"),
     ("def g():\n    yield 1\ny = g().throw(3)\n", "deriving from BaseException"),
-    ('def g():\n    with open("f"):\n        yield 1\nlist(g())\n', "'open' is not defined"),
+    ('def g():\n    with open("f"):\n        yield 1\nlist(g())\n', "`open` is not available here"),
     # No traceback object is here: a raised exception's is refused, as is the method
     # that would set one (reading the method is harmless: calling it refuses).
     (
@@ -156,7 +184,7 @@ ESCAPES = [
     ("raise ValueError('x')\n", "ValueError: x"),
     ("raise 3\n", "must derive from BaseException"),
     ("try:\n    pass\nexcept 3:\n    pass\nraise ValueError\n", "ValueError"),
-    ("with open('f') as f:\n    pass\n", "'open' is not defined"),
+    ("with open('f') as f:\n    pass\n", "`open` is not available here"),
     # `__slots__` are read where they are written, and refuse what CPython refuses
     ("class C:\n    __slots__ = ('x',)\ny = C.__slots__\n", "dunder"),
     ("class C:\n    __slots__ = ('x',)\nsetattr(C(), '__dict__', 1)\n", "dunder"),
@@ -802,8 +830,27 @@ def test_lazy_builtins_over_the_programs_generators_stop_at_the_call_depth(sourc
             "z = w([1])\nfor i in range(100000):\n    z = f(z)\nz = None\nx = 1\n",
             "not a Value",
         ),
+        # a generator expression over a zip or enumerate of one, read as it goes
+        (
+            WRAP + "z = w([1])\nfor i in range(100000):\n    z = (a for a in zip(z))\n"
+            "x = list(z)\n",
+            "not a Value",
+        ),
+        (
+            WRAP + "z = w([1])\nfor i in range(100000):\n"
+            "    z = zip((a for a in enumerate(z)))\nx = list(z)\n",
+            "not a Value",
+        ),
     ],
-    ids=["generator-expressions", "zips", "enumerates", "inner-zips", "inner-zips-freed"],
+    ids=[
+        "generator-expressions",
+        "zips",
+        "enumerates",
+        "inner-zips",
+        "inner-zips-freed",
+        "over-zips",
+        "zips-over-enumerates",
+    ],
 )
 def test_generator_expressions_over_the_programs_generators_chained_deep_are_no_crash(
     source: str, words: str
@@ -1079,12 +1126,18 @@ def test_a_class_getitem_subscripting_its_class_again_stops_at_the_call_depth() 
 
 
 @pytest.mark.parametrize(
-    "made", ["repr(dict[tuple([s] * 500)])", "str(list[tuple([float] * 100_000)])", "f'{A}'"]
+    "made",
+    [
+        "repr(dict[tuple([s] * 500)])",
+        "str(list[tuple([float] * 100_000)])",
+        "f'{A}'",
+        "repr(S[tuple([s] * 500)])",  # `class S(list)`: its own generic alias
+    ],
 )
 def test_a_generic_alias_s_text_is_bounded_as_a_string_is(made: str) -> None:
     # Each argument's text was bounded, the alias's whole was not (a 5 MB repr); it is
     # refused while it is written, before the text is all made.
-    source = f"s = 'x' * 9_998\nA = dict[tuple([s] * 2)]\nt = {made}\n"
+    source = f"class S(list):\n    pass\ns = 'x' * 9_998\nA = dict[tuple([s] * 2)]\nt = {made}\n"
     with pytest.raises(EngineError, match=r"at least 10,0\d\d characters long; strings here"):
         trace_source(source + END)
 
@@ -1548,6 +1601,11 @@ def test_endless_lookups_and_logging_stop_at_the_step_bound(source: str) -> None
         ("import numbers\ny = numbers.__dict__\n", "__dict__` of a module"),
         ("from numbers import os\n", "numbers has no 'os' here"),
         ("import numbers\nx = numbers.Real()\n", "cannot be called"),
+        # `numbers.Number`, a base of the program's classes: nothing of ours behind it
+        ("import numbers\nnumbers.Number.register(int)\n", "no attribute 'register'"),
+        ("import numbers\ny = getattr(numbers.Number, ' number')\n", "no attribute is named"),
+        ("import numbers\ny = numbers.Number.__subclasses__\n", "dunder"),
+        ("import numbers\nclass A(numbers.Number):\n    pass\ny = {A()}\n", "unhashable type"),
     ],
 )
 def test_the_numeric_tower_is_a_name_for_isinstance_only(source: str, words: str) -> None:

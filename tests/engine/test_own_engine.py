@@ -1237,3 +1237,126 @@ def test_at_a_kink_a_subgradient_of_the_learners_is_taken() -> None:
     assert found is not None and found[0] == [(zero, 0.0)]
     assert take_kink(abs_, found, [(zero, -1.0)]) == (([(zero, -1.0)], "numeric"), True)
     assert take_kink(abs_, found, [(zero, 1.5)]) == (found, False)
+
+
+ADJOINT_TAPE_OF_BLOCKS = '''import math
+from functools import wraps
+from numbers import Number
+
+
+def deal_with_other_types(meth):
+    """Cast the second argument of a method to AdjFloat when needed."""
+    @wraps(meth)
+    def fn(self, other):
+        if not isinstance(other, AdjFloat):
+            if isinstance(other, Number):
+                other = AdjFloat(other, 0)
+            else:
+                raise TypeError(
+                    (f"Can only operate on a AdjFloat or a Number, "
+                     f"not a {type(other).__name__}"))
+        return meth(self, other)
+    return fn
+
+
+class AdjFloat:
+    """Implement backward-propagation differentiation."""
+
+    global tape
+    tape = []
+
+    def __init__(self, val, adj):
+        self.val = val
+        self.adj = adj
+
+    def __repr__(self):
+        return (self.__class__.__name__ + "(" + str(self.val) +
+                "," + str(self.adj) + ")")
+
+    def derivative(self, *vars):
+        for v in vars:
+            v.adj = 0
+        for block in tape:
+            block.result.adj = 0
+        self.adj = 1
+        for block in reversed(tape):
+            block.compute_adjoint()
+        return tuple(v.adj for v in vars)
+
+    @deal_with_other_types
+    def __add__(self, other):
+        result = type(self)(self.val + other.val, 0)
+        tape.append(AddBlock(result, self, other))
+        return result
+
+    @deal_with_other_types
+    def __radd__(self, other):
+        return self + other
+
+    @deal_with_other_types
+    def __mul__(self, other):
+        result = type(self)(self.val * other.val, 0)
+        tape.append(MulBlock(result, self, other))
+        return result
+
+    @deal_with_other_types
+    def __rmul__(self, other):
+        return self * other
+
+
+def sin(x):
+    result = type(x)(math.sin(x.val), 0)
+    tape.append(SinBlock(result, x))
+    return result
+
+
+class Block:
+    def __init__(self, result, *ops):
+        self.result = result
+        self.ops = ops
+
+    def __repr__(self):
+        return (self.__class__.__name__ + "(" + str(self.result) +
+                "," + str(self.ops) + ")")
+
+
+class AddBlock(Block):
+    def compute_adjoint(self):
+        for o in self.ops:
+            o.adj += 1*self.result.adj
+
+
+class MulBlock(Block):
+    def compute_adjoint(self):
+        for i, o in enumerate(self.ops):
+            o.adj += self.ops[(i+1) % 2].val * self.result.adj
+
+
+class SinBlock(Block):
+    def compute_adjoint(self):
+        self.ops[0].adj += math.cos(self.ops[0].val) * self.result.adj
+
+
+x = AdjFloat(1.5, 0)
+y = AdjFloat(2.0, 0)
+f = x * y + sin(x) * 3
+print(f, f.derivative(x, y), tape[0])
+try:
+    x + "a"
+except TypeError as e:
+    print(e)
+print(AdjFloat.__add__.__name__, len(tape))
+'''
+
+
+def test_nodes_whose_operands_only_a_tape_of_objects_keeps_are_refused_saying_so() -> None:
+    # An adjoint course's shape: `AdjFloat(val, adj)` with no operands of its own, each op
+    # appending a `Block(result, *ops)` object to a global tape, a pass named
+    # `derivative(*vars)` running each block's `compute_adjoint()`: not drawn here, and
+    # the refusal says what the nodes lack (it said "the program has no result").
+    with pytest.raises(EngineError) as caught:
+        trace_source(ADJOINT_TAPE_OF_BLOCKS)
+    message = str(caught.value)
+    assert "AdjFloat objects hold a number (val) and a gradient (adj)" in message
+    assert "not their operands" in message
+    assert run_in_cpython(ADJOINT_TAPE_OF_BLOCKS)[-1] == "__add__ 4"

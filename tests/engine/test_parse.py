@@ -309,7 +309,7 @@ ERRORS = [
     ("x = 1.0\ny = tanh(x, x)\n", "exactly one argument", 2, 5),
     ("x = 1.0\ny = x.tanh(2)\n", "no arguments", 2, 5),
     ("x = 1.0\ny = __import__('os')\n", "name '__import__' is not defined", 2, 5),
-    ("x = 1.0\ny = open('f')\n", "name 'open' is not defined", 2, 5),
+    ("x = 1.0\ny = open('f')\n", "`open` is not available here", 2, 5),
     ("x = 1.0\ny = print(x)\n", "no value", 2, 5),
     ("x = 1.0\nx.backward(1)\n", "no arguments", 2, 1),
     ("x = 1.0\nx.backward()\nx.backward()\n", "no attribute 'backward'", 2, 1),

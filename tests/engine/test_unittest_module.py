@@ -479,7 +479,7 @@ def test_assert_raises_beside_a_programs_own_manager_in_one_with(
         "unittest.main(exit=False)\nprint(Log.seen)\n" + TAIL,
         monkeypatch,
     )
-    with pytest.raises(EngineError, match="'open' is not defined"):
+    with pytest.raises(EngineError, match="`open` is not available here"):
         trace_source("with open('f') as f:\n    pass\n" + TAIL)
 
 
@@ -829,3 +829,111 @@ def test_micrograds_engine_and_nn_import_as_modules_as_cpythons() -> None:
         trace_source("import micrograd.engine as mg\nprint(mg.os)\n" + TAIL)
     with pytest.raises(EngineError):  # nothing of the interpreter behind the module
         trace_source("import micrograd.engine as mg\nprint(mg.__dict__)\n" + TAIL)
+
+
+SKIPS = """
+import unittest
+
+
+class Value:
+    def __init__(self, data, _children=()):
+        self.data = data
+        self.grad = 0.0
+        self._backward = lambda: None
+        self._prev = set(_children)
+
+    def __mul__(self, other):
+        out = Value(self.data * other.data, (self, other))
+
+        def _backward():
+            self.grad += other.data * out.grad
+            other.grad += self.data * out.grad
+
+        out._backward = _backward
+        return out
+
+    def backward(self):
+        self.grad = 1.0
+        self._backward()
+
+
+HAS_TORCH = False
+
+
+class TestValue(unittest.TestCase):
+    def setUp(self):
+        print("setUp", self._testMethodName)
+
+    def test_mul(self):
+        a, b = Value(2.0), Value(-3.0)
+        (a * b).backward()
+        self.assertEqual(a.grad, -3.0)
+
+    @unittest.skip("not yet")
+    def test_skipped(self):
+        print("never")
+
+    @unittest.skip
+    def test_skipped_bare(self):
+        print("never")
+
+    @unittest.skipIf(not HAS_TORCH, "torch is not installed")
+    def test_against_torch(self):
+        import torch
+
+    @unittest.skipUnless(HAS_TORCH, "needs torch")
+    def test_against_torch_again(self):
+        import torch
+
+    @unittest.skipIf(False, "runs")
+    def test_not_skipped(self):
+        self.assertTrue(True)
+
+    @unittest.expectedFailure
+    def test_known_bug(self):
+        self.assertEqual(Value(1.0).grad, 1.0)
+
+    @unittest.expectedFailure
+    def test_fixed_bug(self):
+        self.assertEqual(Value(1.0).grad, 0.0)
+
+    def test_skip_inside(self):
+        self.skipTest("skipped from inside")
+
+
+@unittest.skip("the whole class")
+class TestLater(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        print("never set up")
+
+    def test_a(self):
+        print("never")
+
+
+class TestLaterStill(TestLater):
+    def test_b(self):
+        print("never")
+
+
+try:
+    TestValue("test_skipped").test_skipped()
+except unittest.SkipTest as error:
+    print("direct call:", error)
+print(TestValue.test_skipped.__name__)
+unittest.main(exit=False)
+unittest.main(verbosity=2, exit=False)
+"""
+
+
+def test_skip_decorators_and_expected_failures_run_as_cpythons(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # `skip`, `skipIf`, `skipUnless` (a test of a learner's engine against torch, where
+    # torch is missing), `expectedFailure` (a known bug, then one fixed: an unexpected
+    # success fails the run), a skipped class and its subclass: no setUp or fixture runs
+    # for a skipped test, and a skipped method called directly raises SkipTest.
+    lines = printed_lines(assert_as_cpython(SKIPS + TAIL, monkeypatch))
+    assert "FAILED (skipped=8, expected failures=1, unexpected successes=1)" in lines
+    assert "UNEXPECTED SUCCESS: test_fixed_bug (__main__.TestValue.test_fixed_bug)" in lines
+    assert "never" not in lines

@@ -607,6 +607,12 @@ class Library:
         identifiers, as a class body binds them (none of the interpreter's own), copied."""
         name, bases, given = args
         if type(given) is PInstance and type(enum_mixin_value(given)) is dict:
+            if any(
+                "__iter__" in c.namespace and BUILTIN_BASE_KEY not in c.namespace
+                for c in given.cls.mro
+            ):  # CPython's copy then asks its `keys()` and `__getitem__`, not done here
+                words = "type(name, bases, dict) of a dict whose class has its own __iter__"
+                raise ProgramError(f"{words} is not available here: pass dict(...) of it")
             given = enum_mixin_value(given)  # `class R(dict)`: the dict it is, as CPython reads
         for index, (value, wanted) in enumerate(((name, str), (bases, tuple), (given, dict))):
             if type(value) is not wanted:
@@ -618,11 +624,12 @@ class Library:
         self.state.charge(1 + (len(bases) + len(given)) // ITEMS_PER_STEP)
         namespace: dict[str, Any] = {}
         for key, value in given.items():
-            if type(key) is not str or not key.isidentifier():
+            if type(key) is not str or key.startswith(" "):
+                # any string, as `setattr(C, name, v)` takes, but the interpreter's own
                 kind = cpython_type(key)
                 shown = repr(key[:40]) if type(key) is str else f"a key of type '{kind}'"
-                words = "type(): a class's names here are identifiers, as a class body binds"
-                raise ProgramError(f"{words} them, not {shown}")
+                words = "type(): a class's names here are strings that do not start with a"
+                raise ProgramError(f"{words} space, not {shown}")
             namespace[key] = value
         if "__del__" in namespace:  # as in a class body: never run here
             words = "`__del__` is not run here (objects are never collected, as CPython's are)"

@@ -5499,3 +5499,41 @@ def test_numbers_number_is_cpythons_abstract_class_and_a_base_of_the_programs() 
     # a subclass without a `__hash__` of its own is unhashable, as CPython's; an int, a
     # float, a bool, a complex number and an IntEnum's member are instances of it.
     assert_as_cpython(NUMBER_BASE)
+
+
+ANY_NAME_ON_A_CLASS = """
+import typing
+class C:
+    pass
+setattr(C, 'a b', 1)
+setattr(C, '', 2)
+print(C.__dict__.get('a b'), vars(C).get(''), [k for k in vars(C) if not k.startswith('__')])
+D = type('D', (), {'a-b': 3, '1': 4})
+print(getattr(D, 'a-b'), getattr(D(), '1'), [k for k in vars(D) if not k.startswith('__')])
+class S(list):
+    pass
+class M(dict):
+    pass
+print(S[int] | None, int | S[int], S[int] | M[str, int] | None, type(S[int] | None))
+print(typing.get_args(S[int] | None), S[int] | None == None | S[int], S[()], S[()]())
+try:
+    isinstance([], S[int] | None)
+except TypeError as e:
+    print(e)
+try:
+    exit()
+except SystemExit as e:
+    print(e.code, e.args, repr(e), str(e))
+try:
+    quit(code=None)
+except SystemExit as e:
+    print(e.code, e.args)
+"""
+
+
+def test_a_class_shows_any_name_and_a_list_subclass_alias_makes_a_union() -> None:
+    # `setattr(C, 'a b', 1)` is in `C.__dict__` (it was set but not shown) and
+    # `type('D', (), {'a-b': 3})` takes it (it was refused); `S[int] | None` of `class
+    # S(list)` is CPython's `types.UnionType` (it was `typing.Optional[...]`, its type
+    # `object`), `S[()]` shown so; `exit()` raises `SystemExit(None)`, its args `(None,)`.
+    assert_as_cpython(ANY_NAME_ON_A_CLASS)

@@ -5537,3 +5537,33 @@ def test_a_class_shows_any_name_and_a_list_subclass_alias_makes_a_union() -> Non
     # S(list)` is CPython's `types.UnionType` (it was `typing.Optional[...]`, its type
     # `object`), `S[()]` shown so; `exit()` raises `SystemExit(None)`, its args `(None,)`.
     assert_as_cpython(ANY_NAME_ON_A_CLASS)
+
+
+INT_ENUM_NUMBERS = """
+import numbers
+from enum import Enum, IntEnum
+class Level(IntEnum):
+    LOW = 1
+class Op(str, Enum):
+    ADD = '+'
+class Plain(Enum):
+    Z = 1
+class Stack(list):
+    pass
+print(isinstance(Level.LOW, numbers.Integral), isinstance(Level.LOW, numbers.Real))
+print(issubclass(Level, int), issubclass(Level, numbers.Number))
+print(issubclass(Level, numbers.Integral))
+print(issubclass(Level, (str, numbers.Real)), issubclass(Level, bool), issubclass(Level, float))
+print(issubclass(Op, str), issubclass(Op, int), issubclass(Op, numbers.Number))
+print(isinstance(Op.ADD, numbers.Number), issubclass(Plain, int))
+print(issubclass(Plain, numbers.Number))
+print(isinstance(Plain.Z, numbers.Number), isinstance(Stack(), numbers.Number))
+print(issubclass(Stack, list))
+"""
+
+
+def test_an_int_enums_members_are_integral_and_its_class_a_subclass_of_int() -> None:
+    # `isinstance(Level.LOW, numbers.Integral)` (it was False, though `numbers.Number`
+    # was True), `issubclass(Level, int)` and `issubclass(Level, numbers.Number)` of an
+    # IntEnum, `issubclass(Op, str)` of a `str` Enum, as CPython's.
+    assert_as_cpython(INT_ENUM_NUMBERS)

@@ -269,6 +269,10 @@ class SlotItemError(TypeError):
     compiler with the item's type)."""
 
 
+class SlotNameError(TypeError):
+    """A `__slots__` item that is a string but no identifier: CPython's TypeError."""
+
+
 def slot_names(mro: tuple[PClass, ...]) -> frozenset[str] | None:
     """The names the `__slots__` of every class of `mro` give, or None where an
     instance has a `__dict__`: a class without `__slots__` (or with `__dict__` in
@@ -289,6 +293,8 @@ def slot_names(mro: tuple[PClass, ...]) -> frozenset[str] | None:
         for one in slots:
             if type(one) is not str:
                 raise SlotItemError(one)
+            if not one.isidentifier():  # (`__slots__ = (' store',)`, `('a b',)`)
+                raise SlotNameError("__slots__ must be identifiers")
         names.update(slots)
     return None if "__dict__" in names else frozenset(names)
 

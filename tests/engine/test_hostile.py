@@ -109,6 +109,10 @@ ESCAPES = [
     ("y = type('X', (), {' builtin base': list})\n", "do not start with a space"),
     ("y = type('X', (), {' enum': 1, 'A': 1})\n", "do not start with a space"),
     ("y = type('X', (), {1: 1})\n", "not a key of type 'int'"),
+    # a slot of the interpreter's own entry's name: CPython's TypeError, as any slot that
+    # is no identifier (it was taken)
+    ("class A(list):\n    __slots__ = (' store',)\n", "__slots__ must be identifiers"),
+    ("y = type('A', (), {'__slots__': ('a b',)})\n", "__slots__ must be identifiers"),
     # a dict of the program's whose class iterates itself: CPython's copy would call its
     # `keys()` and `__getitem__`; not read as the dict it holds, which it would not be
     (

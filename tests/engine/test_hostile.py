@@ -420,7 +420,7 @@ EXHAUSTION = [
     ("import json\nwhile True:\n    json.dumps(list(range(100)))\n", "BACKPROP_MAX_STEPS", 3),
     # the names of a class's `__slots__` are charged as they are gathered
     (
-        "s = tuple(str(i) for i in range(3000))\nwhile True:\n    class C:\n"
+        "s = tuple(f's{i}' for i in range(3000))\nwhile True:\n    class C:\n"
         "        __slots__ = s\n",
         "BACKPROP_MAX_STEPS",
         3,

@@ -88,6 +88,7 @@ from backprop_animator.engine.interpreter.objects import (
     PSet,
     PStaticMethod,
     SlotItemError,
+    SlotNameError,
 )
 from backprop_animator.engine.interpreter.os_module import refusal as os_refusal
 from backprop_animator.engine.interpreter.patterns import compile_match
@@ -2187,6 +2188,8 @@ class Compiler(ExpressionCompiler):
             item = cpython_type(error.args[0])
             words = f"__slots__ items must be strings, not '{item}'"
             raise ProgramError(words, kind="TypeError") from None
+        except SlotNameError as error:
+            raise ProgramError(str(error), kind="TypeError") from None
         except TypeError as error:  # its bases have no consistent order: CPython's
             raise ProgramError(str(error), kind="TypeError") from None
         cls.doc = doc

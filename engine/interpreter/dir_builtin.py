@@ -77,6 +77,8 @@ def dir_of(m: Machine, args: list[Any], kwargs: dict[str, Any]) -> list[str]:
         if own is not NO_METHOD:  # the class's own `__dir__`: what it gives, sorted
             return _sorted(m, m.bounded_list(own, MAX_ITEMS))
     names = _names(m, obj)
+    if any(type(name) is not str for name in names):  # `vars(obj)[1] = x`: CPython's sort
+        return _sorted(m, list(names))
     m.state.charge(_sort_steps(len(names)))
     return sorted(names)
 
@@ -111,7 +113,11 @@ def _names(m: Machine, obj: Any) -> set[str] | list[str]:
         if enum is not None:
             return enum
         names = class_names(m, obj.cls)
-        names.update(name for name in obj.attrs if not name.startswith(" ") and name != FROZEN)
+        names.update(
+            name  # (a key no string, `vars(obj)[1] = x`: sorted, CPython's TypeError)
+            for name in obj.attrs
+            if type(name) is not str or (not name.startswith(" ") and name != FROZEN)
+        )
         return names
     if kind is PClass:
         enum = _enum_names(m, obj, obj)

@@ -59,6 +59,7 @@ from backprop_animator.engine.interpreter.objects import (
     ABC_MAPPING_KEY,
     BUILTIN_BASE_KEY,
     ENUM_KEY,
+    ENUM_MIXIN_KEY,
     GENERIC_ALIASES,
     MISSING,
     TUPLE_FIELDS,
@@ -607,6 +608,12 @@ class Library:
         identifiers, as a class body binds them (none of the interpreter's own), copied."""
         name, bases, given = args
         if type(given) is PInstance and type(enum_mixin_value(given)) is dict:
+            if any(
+                "__iter__" in c.namespace and BUILTIN_BASE_KEY not in c.namespace
+                for c in given.cls.mro
+            ):  # CPython's copy then asks its `keys()` and `__getitem__`, not done here
+                words = "type(name, bases, dict) of a dict whose class has its own __iter__"
+                raise ProgramError(f"{words} is not available here: pass dict(...) of it")
             given = enum_mixin_value(given)  # `class R(dict)`: the dict it is, as CPython reads
         for index, (value, wanted) in enumerate(((name, str), (bases, tuple), (given, dict))):
             if type(value) is not wanted:
@@ -618,11 +625,12 @@ class Library:
         self.state.charge(1 + (len(bases) + len(given)) // ITEMS_PER_STEP)
         namespace: dict[str, Any] = {}
         for key, value in given.items():
-            if type(key) is not str or not key.isidentifier():
+            if type(key) is not str or key.startswith(" "):
+                # any string, as `setattr(C, name, v)` takes, but the interpreter's own
                 kind = cpython_type(key)
                 shown = repr(key[:40]) if type(key) is str else f"a key of type '{kind}'"
-                words = "type(): a class's names here are identifiers, as a class body binds"
-                raise ProgramError(f"{words} them, not {shown}")
+                words = "type(): a class's names here are strings that do not start with a"
+                raise ProgramError(f"{words} space, not {shown}")
             namespace[key] = value
         if "__del__" in namespace:  # as in a class body: never run here
             words = "`__del__` is not run here (objects are never collected, as CPython's are)"
@@ -1373,10 +1381,10 @@ class Library:
             if type(option) is PClass:
                 if not builtin_type and option in cls.mro:
                     return True
-                if (  # `issubclass(int, numbers.Number)`
-                    builtin_type
-                    and NUMBER_KEY in option.namespace
-                    and all(one in _NUMBERS["Number"] for one in cls.types)
+                if NUMBER_KEY in option.namespace and (  # `issubclass(int, numbers.Number)`
+                    all(one in _NUMBERS["Number"] for one in cls.types)
+                    if builtin_type
+                    else _data_type(cls) in _NUMBERS["Number"]  # an IntEnum's
                 ):
                     return True
             elif isinstance(option, TypeObject):
@@ -1385,7 +1393,7 @@ class Library:
                 if option.types == (tuple,) and not builtin_type and _named_tuple_class(cls):
                     return True
                 if not builtin_type and type(cls) is PClass and _builtin_based(cls, option):
-                    return True  # `issubclass(Stack, list)`
+                    return True  # `issubclass(Stack, list)`, `issubclass(Level, int)`
                 # (A lazy object's class, `map`, `generator`, `list_iterator`, is its own
                 # only: most are Python generators here, which their types would share.)
                 lazy = cls.name in ITERATOR_NAMES or option.name in ITERATOR_NAMES
@@ -1399,6 +1407,8 @@ class Library:
                 # `issubclass(int, numbers.Real)`: the types CPython registers in each
                 if builtin_type and all(one in _NUMBERS[option.name] for one in cls.types):
                     return True
+                if type(cls) is PClass and _data_type(cls) in _NUMBERS[option.name]:
+                    return True  # an IntEnum's: its data type's
             elif option is not None:  # `int | None`: a union's None
                 raise ProgramError(
                     "issubclass() arg 2 must be a class, a tuple of classes, or a union",
@@ -3068,8 +3078,19 @@ def _defines(value: Any, *names: str) -> bool:
 
 def _builtin_based(cls: PClass, option: TypeObject) -> bool:
     """Whether a class of the program's inherits from the built-in `list` or `dict` that
-    `option` is (`builtin_bases`)."""
-    return any(c.namespace.get(BUILTIN_BASE_KEY) in option.types for c in cls.mro)
+    `option` is (`builtin_bases`), or is an Enum of that data type (an IntEnum's `int`)."""
+    return (
+        any(c.namespace.get(BUILTIN_BASE_KEY) in option.types for c in cls.mro)
+        or _data_type(cls) in option.types
+    )
+
+
+def _data_type(cls: PClass) -> type | None:
+    """The data type of an IntEnum's, a StrEnum's or `class Op(str, Enum)`'s members
+    (`int`, `str`), else None."""
+    return next(
+        (c.namespace[ENUM_MIXIN_KEY] for c in cls.mro if ENUM_MIXIN_KEY in c.namespace), None
+    )
 
 
 def number_instance(value: Any) -> bool:
@@ -3088,6 +3109,8 @@ def abstract_instance(name: str, value: Any) -> bool:
             kind = type(enum_mixin_value(value))
         return kind in _BUILT_IN_ALIASES[name]
     if name in _NUMBERS:
+        if kind is PInstance:  # an IntEnum's member: an int (`numbers.Integral`)
+            kind = type(enum_mixin_value(value))
         return kind in _NUMBERS[name]
     if name == "Iterable":
         return kind in SIZED or kind in ITERATOR_TYPES or _defines(value, "__iter__")

@@ -2340,7 +2340,9 @@ class Machine:
         if getter is MISSING and any(c in self.builtin_bases.values() for c in cls.mro):
             # `class Batch(list)`, `Batch[int]`: list's own `__class_getitem__`, CPython's
             # generic alias of the program's class (`__main__.Batch[int]`)
-            made = self.alias(f"__main__.{cls.qualname}", key)
+            # (`S[()]` keeps its `()` to be shown so, as `list[()]`)
+            empty = type(key) is tuple and not key
+            made = self.alias(f"__main__.{cls.qualname}", ((),) if empty else key)
             return Annotation(made.name, made.args, cls)
         raise ProgramError(f"type '{cls.name}' is not subscriptable", kind="TypeError")
 

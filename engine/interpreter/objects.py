@@ -269,6 +269,10 @@ class SlotItemError(TypeError):
     compiler with the item's type)."""
 
 
+class SlotNameError(TypeError):
+    """A `__slots__` item that is a string but no identifier: CPython's TypeError."""
+
+
 def slot_names(mro: tuple[PClass, ...]) -> frozenset[str] | None:
     """The names the `__slots__` of every class of `mro` give, or None where an
     instance has a `__dict__`: a class without `__slots__` (or with `__dict__` in
@@ -289,6 +293,8 @@ def slot_names(mro: tuple[PClass, ...]) -> frozenset[str] | None:
         for one in slots:
             if type(one) is not str:
                 raise SlotItemError(one)
+            if not one.isidentifier():  # (`__slots__ = (' store',)`, `('a b',)`)
+                raise SlotNameError("__slots__ must be identifiers")
         names.update(slots)
     return None if "__dict__" in names else frozenset(names)
 
@@ -370,8 +376,8 @@ def worded_operands(attrs: dict[str, Any]) -> str | None:
     """
     for name, value in attrs.items():
         kind = type(value)
-        if kind is tuple or kind is list or kind is PSet:
-            lowered = name.lower()
+        if (kind is tuple or kind is list or kind is PSet) and type(name) is str:
+            lowered = name.lower()  # (not of a key no string: `vars(obj)[1] = ()`)
             if any(word in lowered for word in OPERAND_WORDS):
                 return name
     return None
@@ -383,7 +389,7 @@ def worded_rule(attrs: dict[str, Any]) -> str | None:
     Only the instance's own: the class's `backward` method is the pass, not a rule."""
     for name, value in attrs.items():
         kind = type(value)
-        if kind is Function or kind is BoundMethod:
+        if (kind is Function or kind is BoundMethod) and type(name) is str:
             lowered = name.lower()
             if any(word in lowered for word in RULE_WORDS):
                 return name
@@ -1322,7 +1328,7 @@ def class_dict(
     own.update(
         (k, native(v, cls) if type(v) is NativeMethod else v)
         for k, v in cls.namespace.items()
-        if k.isidentifier() and k != FROZEN
+        if not k.startswith(" ") and k != FROZEN  # (`setattr(C, 'a b', 1)`'s shown too)
     )
     above = [c for c in cls.mro[1:] if not (c.builtin and c.name == "object")]
     for slot in ("__dict__", "__weakref__"):
@@ -1557,7 +1563,11 @@ def type_union(op: str, left: Any, right: Any, charge: Callable[[int], None]) ->
             elif side.name in TYPING_UNIONS and side.args:
                 typing_union = True
                 members.extend(union_members(side, charge))
-            elif side.name in GENERIC_ALIASES or (side.name == "Any" and not side.args):
+            elif (
+                side.name in GENERIC_ALIASES
+                or side.origin is not None  # `S[int] | None` of `class S(list)`
+                or (side.name == "Any" and not side.args)
+            ):
                 members.append(side)  # (`Any` a class in CPython 3.11: `Any | None`)
             else:  # `List[int] | None`: typing's `Optional[List[int]]`, as CPython's
                 typing_union = True

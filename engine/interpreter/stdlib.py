@@ -878,10 +878,11 @@ def _sys_exit(m: Any, args: list[Any], kwargs: dict[str, Any]) -> None:
 
 def exit_program(m: Any, args: list[Any], kwargs: dict[str, Any]) -> None:
     """A script's `exit(code=None)` and `quit(code=None)`, the site module's: CPython's
-    SystemExit of the code, as `sys.exit` raises it."""
+    SystemExit of the code, as `sys.exit` raises it, None too (`SystemExit(None)`, its
+    args `(None,)`, where `sys.exit()`'s are `()`)."""
     if len(args) + len(kwargs) > 1 or set(kwargs) - {"code"}:
         raise ProgramError("exit() takes at most one argument, code", kind="TypeError")
-    _sys_exit(m, [*args, *kwargs.values()], {})
+    _sys_exit(m, [args[0] if args else kwargs.get("code")], {})
 
 
 def io_module(state: State) -> PModule:

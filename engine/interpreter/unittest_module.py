@@ -263,9 +263,17 @@ class _SubTest:
         result = self.test_case._result
         if exc_type is None or result is None or issubclass(exc_type, RecursionError):
             return False
+        if self.test_case._expecting and not isinstance(exc_value, SkipTest):
+            # the test's expected failure: it stops here, as CPython's `_ShouldStop`
+            self.test_case._expected = exc_value
+            raise _ShouldStop()
         self.test_case._subtest_failed = True
         result.outcome(self, exc_value)
         return True
+
+
+class _ShouldStop(Exception):
+    pass
 
 
 class TestCase:
@@ -311,6 +319,8 @@ class TestCase:
     # the test method is called directly: then a subtest's error goes through).
     _result = None
     _subtest_failed = False
+    _expecting = False  # run by the runner as an expected failure (`expectedFailure`)
+    _expected = None  # a subtest's error of such a test
 
     def subTest(self, msg=None, **params):
         return _SubTest(self, msg, params)
@@ -466,13 +476,14 @@ def _error_text(error):
 
 
 # What `call()` raised, or None; a bound, or the call depth's RecursionError, is not a
-# test's error: it ends the run.
+# test's error: it ends the run. A SystemExit (`exit()`, `sys.exit()`) is one, as CPython's
+# bare `except:` makes it.
 def _attempt(call):
     try:
         call()
     except RecursionError:
         raise
-    except Exception as error:
+    except BaseException as error:
         return error
     return None
 
@@ -488,13 +499,13 @@ class _TextResult:
         self.failures = []
         self.errors = []
         self.skipped = []
-        self.expected_failures = []
-        self.unexpected_successes = []
+        self.expectedFailures = []  # (test, its error's text), as CPython's
+        self.unexpectedSuccesses = []
         self.testsRun = 0
         self.midline = False  # verbose: a test's "... " printed, its word not yet
 
     def wasSuccessful(self):
-        return len(self.failures) == len(self.errors) == len(self.unexpected_successes) == 0
+        return len(self.failures) == len(self.errors) == len(self.unexpectedSuccesses) == 0
 
     def status(self, letter, word):
         if self.verbosity > 1:
@@ -534,9 +545,13 @@ class _TextResult:
             return
         test._result = self
         test._subtest_failed = False
+        expecting = test._expecting = _marked(_EXPECTING, test) is not None
         error = _attempt(getattr(test, test._testMethodName))
+        if isinstance(error, _ShouldStop):  # a subtest's expected failure ended the test
+            error = test._expected
         test._result = None
-        expecting = _marked(_EXPECTING, test) is not None
+        test._expecting = False
+        test._expected = None
         if error is not None and not (expecting and not isinstance(error, SkipTest)):
             self.outcome(test, error)
         ending = _attempt(test.tearDown)
@@ -545,10 +560,10 @@ class _TextResult:
         if ending is not None or test._subtest_failed:
             return
         if expecting and error is not None and not isinstance(error, SkipTest):
-            self.expected_failures.append(test)
+            self.expectedFailures.append((test, _error_text(error)))
             self.status("x", "expected failure")
         elif expecting and error is None:
-            self.unexpected_successes.append(test)
+            self.unexpectedSuccesses.append(test)
             self.status("u", "unexpected success")
         elif error is None:
             self.status(".", "ok")
@@ -588,9 +603,9 @@ class _TextResult:
                 print("-" * 70)
                 print(text)
                 print()
-        if self.unexpected_successes:
+        if self.unexpectedSuccesses:
             print("=" * 70)
-            for test in self.unexpected_successes:
+            for test in self.unexpectedSuccesses:
                 print(f"UNEXPECTED SUCCESS: {_describe(test)}")
 
     def summary(self):
@@ -610,10 +625,10 @@ class _TextResult:
             print("OK", end="")
         if self.skipped:
             infos.append(f"skipped={len(self.skipped)}")
-        if self.expected_failures:
-            infos.append(f"expected failures={len(self.expected_failures)}")
-        if self.unexpected_successes:
-            infos.append(f"unexpected successes={len(self.unexpected_successes)}")
+        if self.expectedFailures:
+            infos.append(f"expected failures={len(self.expectedFailures)}")
+        if self.unexpectedSuccesses:
+            infos.append(f"unexpected successes={len(self.unexpectedSuccesses)}")
         print(f" ({', '.join(infos)})" if infos else "")
 
 

@@ -2795,7 +2795,8 @@ class GroupNames:
             obj, path = queue.popleft()
             for attr, value in obj.attrs.items():
                 budget -= 1
-                if len(path) + len(attr) >= MAX_PATH:
+                # (a key no string: `vars(obj)[1] = x`, the live `__dict__` written)
+                if type(attr) is not str or len(path) + len(attr) >= MAX_PATH:
                     continue  # (the budget still counts it: a wide object is no cheaper)
                 if type(value) is PInstance:
                     if value.mirror is None and id(value) not in paths:

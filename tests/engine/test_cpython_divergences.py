@@ -5499,3 +5499,71 @@ def test_numbers_number_is_cpythons_abstract_class_and_a_base_of_the_programs() 
     # a subclass without a `__hash__` of its own is unhashable, as CPython's; an int, a
     # float, a bool, a complex number and an IntEnum's member are instances of it.
     assert_as_cpython(NUMBER_BASE)
+
+
+ANY_NAME_ON_A_CLASS = """
+import typing
+class C:
+    pass
+setattr(C, 'a b', 1)
+setattr(C, '', 2)
+print(C.__dict__.get('a b'), vars(C).get(''), [k for k in vars(C) if not k.startswith('__')])
+D = type('D', (), {'a-b': 3, '1': 4})
+print(getattr(D, 'a-b'), getattr(D(), '1'), [k for k in vars(D) if not k.startswith('__')])
+class S(list):
+    pass
+class M(dict):
+    pass
+print(S[int] | None, int | S[int], S[int] | M[str, int] | None, type(S[int] | None))
+print(typing.get_args(S[int] | None), S[int] | None == None | S[int], S[()], S[()]())
+try:
+    isinstance([], S[int] | None)
+except TypeError as e:
+    print(e)
+try:
+    exit()
+except SystemExit as e:
+    print(e.code, e.args, repr(e), str(e))
+try:
+    quit(code=None)
+except SystemExit as e:
+    print(e.code, e.args)
+"""
+
+
+def test_a_class_shows_any_name_and_a_list_subclass_alias_makes_a_union() -> None:
+    # `setattr(C, 'a b', 1)` is in `C.__dict__` (it was set but not shown) and
+    # `type('D', (), {'a-b': 3})` takes it (it was refused); `S[int] | None` of `class
+    # S(list)` is CPython's `types.UnionType` (it was `typing.Optional[...]`, its type
+    # `object`), `S[()]` shown so; `exit()` raises `SystemExit(None)`, its args `(None,)`.
+    assert_as_cpython(ANY_NAME_ON_A_CLASS)
+
+
+INT_ENUM_NUMBERS = """
+import numbers
+from enum import Enum, IntEnum
+class Level(IntEnum):
+    LOW = 1
+class Op(str, Enum):
+    ADD = '+'
+class Plain(Enum):
+    Z = 1
+class Stack(list):
+    pass
+print(isinstance(Level.LOW, numbers.Integral), isinstance(Level.LOW, numbers.Real))
+print(issubclass(Level, int), issubclass(Level, numbers.Number))
+print(issubclass(Level, numbers.Integral))
+print(issubclass(Level, (str, numbers.Real)), issubclass(Level, bool), issubclass(Level, float))
+print(issubclass(Op, str), issubclass(Op, int), issubclass(Op, numbers.Number))
+print(isinstance(Op.ADD, numbers.Number), issubclass(Plain, int))
+print(issubclass(Plain, numbers.Number))
+print(isinstance(Plain.Z, numbers.Number), isinstance(Stack(), numbers.Number))
+print(issubclass(Stack, list))
+"""
+
+
+def test_an_int_enums_members_are_integral_and_its_class_a_subclass_of_int() -> None:
+    # `isinstance(Level.LOW, numbers.Integral)` (it was False, though `numbers.Number`
+    # was True), `issubclass(Level, int)` and `issubclass(Level, numbers.Number)` of an
+    # IntEnum, `issubclass(Op, str)` of a `str` Enum, as CPython's.
+    assert_as_cpython(INT_ENUM_NUMBERS)

@@ -937,3 +937,61 @@ def test_skip_decorators_and_expected_failures_run_as_cpythons(
     assert "FAILED (skipped=8, expected failures=1, unexpected successes=1)" in lines
     assert "UNEXPECTED SUCCESS: test_fixed_bug (__main__.TestValue.test_fixed_bug)" in lines
     assert "never" not in lines
+
+
+EXPECTED_SUBTESTS = """
+import sys
+import unittest
+
+
+class TestValue(unittest.TestCase):
+    @unittest.expectedFailure
+    def test_known_bug_in_a_subtest(self):
+        for i in range(3):
+            with self.subTest(i=i):
+                print("subtest", i)
+                self.assertLess(i, 1)
+        print("never: the expected failure ends the test")
+
+    @unittest.expectedFailure
+    def test_skipped_subtest(self):
+        with self.subTest(i=1):
+            self.skipTest("skipped inside")
+        print("on after the skipped subtest")
+
+    @unittest.expectedFailure
+    def test_passing_subtests(self):
+        with self.subTest(i=1):
+            pass
+
+    def test_exits(self):
+        exit(3)
+
+    def test_exits_through_sys(self):
+        sys.exit()
+
+    def test_fine(self):
+        pass
+
+
+result = unittest.TextTestRunner(verbosity=2).run(
+    unittest.TestLoader().loadTestsFromTestCase(TestValue)
+)
+print(len(result.expectedFailures), result.expectedFailures[0][1].splitlines()[-1])
+print(len(result.unexpectedSuccesses), result.wasSuccessful(), result.testsRun)
+unittest.main(exit=False)
+print("the run went on")
+"""
+
+
+def test_expected_failures_of_subtests_and_a_tests_exit_are_cpythons(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A failing subtest of an `expectedFailure` test is its expected failure and stops it
+    # (CPython's `_ShouldStop`; it was a FAIL of the subtest); `exit()` or `sys.exit()` in
+    # a test is its error, as CPython's runner catches every exception (it ended the
+    # program); the result's `expectedFailures` and `unexpectedSuccesses` are CPython's.
+    lines = printed_lines(assert_as_cpython(EXPECTED_SUBTESTS + TAIL, monkeypatch))
+    assert "SystemExit: 3" in lines
+    assert "the run went on" in lines
+    assert "never: the expected failure ends the test" not in lines

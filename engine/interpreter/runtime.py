@@ -453,9 +453,11 @@ def depth_words(state: State, what: str) -> str:
         return limits.exceeded("max_call_depth", what).message
     if own <= state.recursion_cap:
         return f"{what} (the program's own recursion limit, sys.setrecursionlimit({own}))"
-    if state.recursion_cap >= limits.max_recursion_limit:
-        words = f"{what}: sys.setrecursionlimit({own}) takes effect up to a limit"
+    words = f"{what}: sys.setrecursionlimit({own}) takes effect up to a limit"
+    if state.recursion_cap == limits.max_recursion_limit:
         return limits.exceeded("max_recursion_limit", words).message
+    if limits.max_call_depth >= limits.max_recursion_limit:  # (the call depth is more)
+        return limits.exceeded("max_call_depth", words).message
     return (
         f"{what}: sys.setrecursionlimit({own}) takes effect up to {state.recursion_cap:,} "
         "here, where the run has no C stack for more (no thread with one could be started, "

@@ -115,6 +115,14 @@ def test_a_cap_at_the_call_depth_keeps_the_call_depth() -> None:
     assert "(299 times)" in caught.value.message
 
 
+def test_a_call_depth_set_past_the_cap_is_the_most_a_limit_takes_effect_to() -> None:
+    limits = Limits(max_call_depth=400, max_recursion_limit=300)
+    source = RAISED % 5_000 + "def f(n):\n    return f(n + 1)\nf(0)\n"
+    with pytest.raises(EngineError, match="BACKPROP_MAX_CALL_DEPTH") as caught:
+        trace_source(source + END, limits=limits)
+    assert "(399 times)" in caught.value.message and "the limit is 400" in caught.value.message
+
+
 def test_a_lowered_limit_stops_recursion_sooner_as_cpythons() -> None:
     # (100: the tests' own frames under CPython's run of it are 43 deep)
     source = RAISED % 100 + "def f(n):\n    return f(n + 1)\nf(0)\n"

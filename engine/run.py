@@ -379,7 +379,8 @@ def _deep(code: Callable[[Frame], Any], state: State, frames: int) -> Callable[[
     """`code`, run on the stack `_room` sized for `frames` (if any): the program's own
     recursion limit takes effect up to `max_recursion_limit`, under a Python recursion
     limit of `frames`, held in the program's thread (where no such thread can be
-    started, `code` runs in the caller's as any program does, up to `max_call_depth`)."""
+    started, `code` runs on the usual stack as any program does, its limit taking effect
+    up to `max_call_depth`: `on_own_stack`'s fallback)."""
     if not frames:
         return code
 

@@ -260,15 +260,22 @@ def on_own_stack(
         except BaseException as error:  # handed back to the caller's thread
             failure.append(error)
 
-    try:
-        with _stack_size_lock:  # the size is the next thread's, whoever starts it
-            previous = threading.stack_size(stack_bytes)
-            try:
-                thread = threading.Thread(target=target, name="backprop-program", daemon=True)
-                thread.start()
-            finally:
+    thread: threading.Thread | None = None
+    # (no threads here, or no stack of that size: `thread` stays None)
+    with _stack_size_lock, suppress(RuntimeError, ValueError):  # (the next thread's size)
+        previous = threading.stack_size(stack_bytes)
+        try:
+            started = threading.Thread(target=target, name="backprop-program", daemon=True)
+            started.start()
+            thread = started
+        finally:
+            # (a failure here, once the thread runs, must not run the program again: two
+            # runs of one program at once, the first one out lowering Python's recursion
+            # limit under the other, was CPython's fatal "Cannot recover from stack
+            # overflow")
+            with suppress(RuntimeError, ValueError):
                 threading.stack_size(previous)
-    except (RuntimeError, ValueError):  # no threads here, or no stack of that size
+    if thread is None:
         if fallback is None:
             return run(frame)
         return on_own_stack(fallback, frame, stop)  # (on the usual stack, or here)

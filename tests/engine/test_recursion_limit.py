@@ -55,12 +55,13 @@ def in_a_deep_thread(work: Any) -> Any:
     """`work()` where CPython itself has C stack for a raised limit (its own recursion
     through `sorted` 4,000 deep overflows a main thread's 8 MiB)."""
     answer: list[Any] = []
-    previous = threading.stack_size(512 * 1024 * 1024)
-    try:
-        thread = threading.Thread(target=lambda: answer.append(work()))
-        thread.start()
-    finally:
-        threading.stack_size(previous)
+    with engine_run._stack_size_lock:  # (the size is the next thread's: the engine's too)
+        previous = threading.stack_size(512 * 1024 * 1024)
+        try:
+            thread = threading.Thread(target=lambda: answer.append(work()))
+            thread.start()
+        finally:
+            threading.stack_size(previous)
     thread.join()
     return answer[0]
 
@@ -191,3 +192,31 @@ def test_where_no_deep_thread_can_start_the_limit_takes_effect_up_to_the_call_de
     # Within it, it runs (on the usual stack).
     fine = RAISED % 5_000 + "def f(n):\n    return 0 if n == 0 else f(n - 1) + 1\nprint(f(900))\n"
     assert printed_lines(trace_source(fine + END)) == ["900"]
+
+
+def test_deep_and_usual_runs_in_threads_at_once_all_end_and_give_the_limit_back() -> None:
+    before = sys.getrecursionlimit()
+    deep = RAISED % 10_000 + CHAIN % 1_500
+    usual = "def f(n):\n    return 0 if n == 0 else f(n - 1) + 1\nprint(f(900))\n"
+    answers: dict[int, list[str] | str] = {}
+
+    def run(index: int, source: str) -> None:
+        try:
+            trace = trace_source(source + END, limits=Limits(time_limit=60.0))
+            answers[index] = printed_lines(trace)
+        except EngineError as error:
+            answers[index] = error.message
+
+    sources = [deep, usual, deep, usual]
+    threads = [threading.Thread(target=run, args=pair) for pair in enumerate(sources)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert answers[1] == answers[3] == ["900"]
+    for index in (0, 2):
+        # A deep run that starts while a usual one runs has the call depth: the chain's
+        # 1,501 calls are its RecursionError, saying why, never a crash.
+        assert answers[index] == ["1501"] or "no C stack for more" in answers[index]
+    assert sys.getrecursionlimit() == before
+    assert engine_run._usual_runs == [0] and engine_run._deep_stacks == []

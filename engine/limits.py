@@ -3,8 +3,14 @@ much work a gradient check may do, and how long it may all take.
 
 The defaults keep every request under two seconds on a 2-core machine; each can be
 changed from the environment (`BACKPROP_MAX_SOURCE_CHARS`, `BACKPROP_MAX_NODES`,
-`BACKPROP_MAX_DEPTH`, `BACKPROP_MAX_STEPS`, `BACKPROP_MAX_GRADCHECK_WORK`,
-`BACKPROP_TRACE_TIME_LIMIT`), and every error that hits one names its variable.
+`BACKPROP_MAX_DEPTH`, `BACKPROP_MAX_CALL_DEPTH`, `BACKPROP_MAX_RECURSION_LIMIT`,
+`BACKPROP_MAX_STEPS`, `BACKPROP_MAX_GRADCHECK_WORK`, `BACKPROP_TRACE_TIME_LIMIT`), and
+every error that hits one names its variable.
+
+The call depth is CPython's: a program's calls nest `max_call_depth` deep (CPython's
+default recursion limit, 1,000) until it sets its own with `sys.setrecursionlimit(n)`,
+then `n` deep, as CPython's, up to `max_recursion_limit` (10,000): what a program may
+raise its limit to (the C stack its run is given is sized for that, `engine.run`).
 
 The time limit holds in every host (SPEC §16): `deadline(limits)` starts the clock for
 one call of the engine's API (a trace, a gradient check with all its re-runs), and the
@@ -33,6 +39,7 @@ ENV_NAMES = {
     "max_nodes": "BACKPROP_MAX_NODES",
     "max_depth": "BACKPROP_MAX_DEPTH",
     "max_call_depth": "BACKPROP_MAX_CALL_DEPTH",
+    "max_recursion_limit": "BACKPROP_MAX_RECURSION_LIMIT",
     "max_steps": "BACKPROP_MAX_STEPS",
     "max_gradcheck_work": "BACKPROP_MAX_GRADCHECK_WORK",
     "time_limit": "BACKPROP_TRACE_TIME_LIMIT",
@@ -45,6 +52,8 @@ class Limits:
     max_nodes: int = 20_000
     max_depth: int = 200  # expressions, statements and containers nested in each other
     max_call_depth: int = 1_000  # calls of the program's functions, as CPython's default
+    # The most a program's `sys.setrecursionlimit(n)` raises its call depth to.
+    max_recursion_limit: int = 10_000
     max_steps: int = 1_000_000  # statements, loop turns, calls and built-ins' items
     # Leaves checked × h values × nodes re-evaluated by engine.lab.gradcheck.
     max_gradcheck_work: int = 500_000

@@ -17,8 +17,8 @@ import contextvars
 import sys
 import threading
 import time
-from collections.abc import Callable
-from contextlib import AbstractContextManager, suppress
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager, suppress
 from typing import Any
 
 from backprop_animator.engine.errors import EngineError, operation_failed
@@ -30,7 +30,7 @@ from backprop_animator.engine.interpreter.objects import Frame
 from backprop_animator.engine.interpreter.objects import charging as alias_charging
 from backprop_animator.engine.interpreter.runtime import ProgramError, ProgramExit, State
 from backprop_animator.engine.interpreter.straight_line import StraightLine
-from backprop_animator.engine.limits import Limits, current_deadline
+from backprop_animator.engine.limits import Limits, current_deadline, walk
 from backprop_animator.engine.parse import SourceLines
 from backprop_animator.engine.shared_setting import SharedSetting
 from backprop_animator.engine.trace.recorder import (
@@ -172,10 +172,16 @@ def trace_program(
     wanted = min(deepest * _PYTHON_FRAMES_PER_CALL + 1_000, _MAX_RECURSION_LIMIT)
     charging = alias_charging.set(state.charge)  # (what aliases' comparisons charge)
     try:
-        with _recursion_room(wanted):
+        with _recursion_room(wanted), _stack(tree, limits) as (raised, stack_bytes):
             with suppress(ProgramExit):  # `unittest.main()` ended the program
                 try:
-                    on_own_stack(code, Frame(globals_, None), state.stop_soon)
+                    on_own_stack(
+                        _deep(code, state, raised),
+                        Frame(globals_, None),
+                        state.stop_soon,
+                        stack_bytes,
+                        code,
+                    )
                 except ProgramError as error:
                     if not exits_cleanly(error):  # (`raise SystemExit(0)` ends it too)
                         raise
@@ -231,11 +237,19 @@ PROGRAM_STACK_BYTES = 32 * 1024 * 1024
 _stack_size_lock = threading.Lock()
 
 
-def on_own_stack(run: Callable[[Frame], Any], frame: Frame, stop: Callable[[], None]) -> Any:
-    """`run(frame)` in a thread whose C stack is `PROGRAM_STACK_BYTES`, in this thread's
-    context (the deadline is a context variable); what it returns or raises is this
-    call's. Where no such thread can be started, it runs here. Should this thread be
-    interrupted while it waits (a kernel's Ctrl-C), `stop()` ends the run first."""
+def on_own_stack(
+    run: Callable[[Frame], Any],
+    frame: Frame,
+    stop: Callable[[], None],
+    stack_bytes: int = PROGRAM_STACK_BYTES,
+    fallback: Callable[[Frame], Any] | None = None,
+) -> Any:
+    """`run(frame)` in a thread whose C stack is `stack_bytes`, in this thread's context
+    (the deadline is a context variable); what it returns or raises is this call's.
+    Where no such thread can be started, `fallback(frame)` runs on the usual stack
+    (`PROGRAM_STACK_BYTES`), or, with no fallback, `run(frame)` here. Should
+    this thread be interrupted while it waits (a kernel's Ctrl-C), `stop()` ends the
+    run first."""
     outcome: list[Any] = []
     failure: list[BaseException] = []
     context = contextvars.copy_context()
@@ -246,16 +260,25 @@ def on_own_stack(run: Callable[[Frame], Any], frame: Frame, stop: Callable[[], N
         except BaseException as error:  # handed back to the caller's thread
             failure.append(error)
 
-    try:
-        with _stack_size_lock:  # the size is the next thread's, whoever starts it
-            previous = threading.stack_size(PROGRAM_STACK_BYTES)
-            try:
-                thread = threading.Thread(target=target, name="backprop-program", daemon=True)
-                thread.start()
-            finally:
+    thread: threading.Thread | None = None
+    # (no threads here, or no stack of that size: `thread` stays None)
+    with _stack_size_lock, suppress(RuntimeError, ValueError):  # (the next thread's size)
+        previous = threading.stack_size(stack_bytes)
+        try:
+            started = threading.Thread(target=target, name="backprop-program", daemon=True)
+            started.start()
+            thread = started
+        finally:
+            # (a failure here, once the thread runs, must not run the program again: two
+            # runs of one program at once, the first one out lowering Python's recursion
+            # limit under the other, was CPython's fatal "Cannot recover from stack
+            # overflow")
+            with suppress(RuntimeError, ValueError):
                 threading.stack_size(previous)
-    except (RuntimeError, ValueError):  # no threads here, or no stack of that size
-        return run(frame)
+    if thread is None:
+        if fallback is None:
+            return run(frame)
+        return on_own_stack(fallback, frame, stop)  # (on the usual stack, or here)
     try:
         # The program's clock is read once in `TIME_CHECK_STEPS` steps: a step whose work
         # is not charged for (a built-in's, 0.1 s each) would carry the run 2,000 of them
@@ -274,6 +297,106 @@ def on_own_stack(run: Callable[[Frame], Any], frame: Frame, stop: Callable[[], N
     if failure:
         raise failure[0]
     return outcome[0]
+
+
+# A program that raises its recursion limit (`sys.setrecursionlimit(10000)`, SPEC §15)
+# nests its calls up to `Limits.max_recursion_limit` deep, on a C stack sized for it. The
+# interpreter's own Python frames per call of the program: 4 for a plain recursion or
+# micrograd's `build_topo`, 6 to 9 through `==`, `repr`, `str.format` or `lru_cache`;
+# a program deeper than these allow at the cap meets Python's recursion limit ("the
+# program nests too deeply"). That limit is also what bounds the C stack: under
+# 121,000 frames the most C stack measured, on the paths that take most for each frame
+# (a generator resuming the 95 loops around its `yield from` in C, `sorted()` calling
+# `__lt__` calling a generator, a class's `__iter__`, `yield from` itself), was 48 MiB,
+# 416 bytes a frame; each frame is given `_STACK_BYTES_PER_FRAME`, 3.7 times that
+# (178 MiB of address space, touched only as deep as the program goes).
+_PYTHON_FRAMES_PER_RAISED_CALL = 12
+_MAX_RAISED_RECURSION_LIMIT = 121_000
+_STACK_BYTES_PER_FRAME = 1_536
+_MIB = 1024 * 1024
+
+
+def _room(tree: ast.Module, limits: Limits) -> tuple[int, int]:
+    """For a program that may raise its own recursion limit (`names_recursion_limit`),
+    Python's recursion limit it runs under and the C stack it runs on, for a call depth
+    of `max_recursion_limit`; for any other, 0 and the usual stack."""
+    if limits.max_recursion_limit <= limits.max_call_depth or not names_recursion_limit(tree):
+        return 0, PROGRAM_STACK_BYTES
+    raised = limits.max_recursion_limit * _PYTHON_FRAMES_PER_RAISED_CALL + 1_000
+    frames = min(raised, _MAX_RAISED_RECURSION_LIMIT)
+    stack = -(-frames * _STACK_BYTES_PER_FRAME // _MIB) * _MIB
+    return frames, max(PROGRAM_STACK_BYTES, stack)
+
+
+def names_recursion_limit(tree: ast.Module) -> bool:
+    """Whether the program names `setrecursionlimit` (a name, an attribute, or a string:
+    `getattr(sys, 'setrecursionlimit')`). One that reaches it otherwise runs on the
+    usual stack, where its limit takes effect up to `max_call_depth`."""
+    for node in walk(tree):
+        if type(node) is ast.Attribute and node.attr == "setrecursionlimit":
+            return True
+        if type(node) is ast.Name and node.id == "setrecursionlimit":
+            return True
+        value = node.value if type(node) is ast.Constant else None
+        if type(value) is str and "setrecursionlimit" in value:
+            return True
+    return False
+
+
+# Python's recursion limit is the whole process's: raised for a deep run, it is every
+# thread's, and a run on the usual stack under it could pass that stack (a generator's
+# statements nested deep around its `yield`, resumed in C, took 1.4 KB a level). So a
+# deep run is deep only while no other run is on the usual stack, and a run that starts
+# while one is takes a stack as deep (the server runs such programs in its workers, one
+# at a time, never in its threads; a kernel or the CLI, one after the other).
+_runs_lock = threading.Lock()
+_usual_runs = [0]  # runs on the usual stack, not yet ended
+_deep_stacks: list[int] = []  # the stacks of the deep runs not yet ended
+
+
+@contextmanager
+def _stack(tree: ast.Module, limits: Limits) -> Iterator[tuple[int, int]]:
+    """`_room(tree, limits)` for the run of the block, where no run on a smaller stack
+    is under way in the process (else 0 and the usual stack: its limit takes effect up to
+    `max_call_depth`); a run on the usual stack started while deep ones run is given
+    the deepest of their stacks."""
+    frames, stack = _room(tree, limits)
+    usual = False
+    with _runs_lock:
+        if frames and _usual_runs[0]:
+            frames, stack = 0, PROGRAM_STACK_BYTES
+        if frames:
+            _deep_stacks.append(stack)
+        elif _deep_stacks:
+            stack = max(stack, *_deep_stacks)
+        else:
+            usual = True
+            _usual_runs[0] += 1
+    try:
+        yield frames, stack
+    finally:
+        with _runs_lock:
+            if frames:
+                _deep_stacks.remove(stack)
+            elif usual:
+                _usual_runs[0] -= 1
+
+
+def _deep(code: Callable[[Frame], Any], state: State, frames: int) -> Callable[[Frame], Any]:
+    """`code`, run on the stack `_room` sized for `frames` (if any): the program's own
+    recursion limit takes effect up to `max_recursion_limit`, under a Python recursion
+    limit of `frames`, held in the program's thread (where no such thread can be
+    started, `code` runs on the usual stack as any program does, its limit taking effect
+    up to `max_call_depth`: `on_own_stack`'s fallback)."""
+    if not frames:
+        return code
+
+    def run(frame: Frame) -> Any:
+        state.recursion_cap = state.limits.max_recursion_limit
+        with _recursion_room(frames):
+            return code(frame)
+
+    return run
 
 
 # Python's recursion limit is the whole process's, and traces run at once in the event

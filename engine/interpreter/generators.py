@@ -59,14 +59,13 @@ def resumed(
     """
     state.unclosed += levels
     try:
-        limit = state.limits.max_call_depth
         sent: Any = None
         thrown: ProgramError | None = None
         while True:
             state.depth += 1
             outer = state.handling
             try:
-                if state.depth > limit:
+                if state.depth > state.max_call_depth:
                     raise too_deep(state, "generators are nested too deeply (recursion)")
                 if thrown is not None:
                     item = body.throw(thrown)

@@ -223,7 +223,17 @@ class State:
         if self.deadline is not None:
             self.next_check = min(self.step_limit, TIME_CHECK_STEPS)
         self.depth = 0
+        # The depth calls nest to (CPython's recursion limit): `limits.max_call_depth`
+        # until the program sets its own (`sys.setrecursionlimit`), then that, up to
+        # `recursion_cap`: `limits.max_recursion_limit` where the run's C stack is sized
+        # for it (`engine.run`), else the call depth it started with.
         self.max_call_depth = limits.max_call_depth
+        self.recursion_cap = limits.max_call_depth
+        self.own_limit: int | None = None  # the program's `sys.setrecursionlimit(n)`
+        # Lazy built-ins over lazy built-ins (`stdlib._nested`), nested at most
+        # `limits.max_call_depth` deep whatever the program's limit: an error raised
+        # through them unwinds in time quadratic in their depth, in Python's own code.
+        self.lazy_depth = 0
         self.callbacks = 0  # a program's __hash__/__eq__ running inside Python's own code
         # The program's generators started and not ended, each for its Python generators
         # (`generators.resumed`): what closing them will take once they are dropped.
@@ -422,15 +432,38 @@ def host_failure(error: Exception) -> ProgramError:
     return ProgramError(operation_failed(error))
 
 
-def too_deep(state: State, what: str) -> ProgramError:
+def too_deep(state: State, what: str, *, fixed: bool = False) -> ProgramError:
     """The call depth bound, reached: CPython's RecursionError, which a program may catch
     (the depth never passes the bound, and a program that recurses again after catching
     it runs into the steps bound); uncaught, its message names the bound."""
-    error = ProgramError(
-        state.limits.exceeded("max_call_depth", what).message, kind="RecursionError"
-    )
+    words = state.limits.exceeded("max_call_depth", what).message if fixed else None
+    error = ProgramError(words or depth_words(state, what), kind="RecursionError")
     error.args_seen = ("maximum recursion depth exceeded",)
     return error
+
+
+def depth_words(state: State, what: str) -> str:
+    """What an uncaught RecursionError says of the bound it hit: BACKPROP_MAX_CALL_DEPTH
+    before the program set its own limit; the program's own limit; or, where it asked for
+    more, the most it may have (BACKPROP_MAX_RECURSION_LIMIT, or the call depth where its
+    run has no C stack for more)."""
+    limits = state.limits
+    own = state.own_limit
+    if own is None:
+        return limits.exceeded("max_call_depth", what).message
+    if own <= state.recursion_cap:
+        return f"{what} (the program's own recursion limit, sys.setrecursionlimit({own}))"
+    words = f"{what}: sys.setrecursionlimit({own}) takes effect up to a limit"
+    if state.recursion_cap == limits.max_recursion_limit:
+        return limits.exceeded("max_recursion_limit", words).message
+    if limits.max_call_depth >= limits.max_recursion_limit:  # (the call depth is more)
+        return limits.exceeded("max_call_depth", words).message
+    return (
+        f"{what}: sys.setrecursionlimit({own}) takes effect up to {state.recursion_cap:,} "
+        "here, where the run has no C stack for more (no thread with one could be started, "
+        "or another run in this process is on a smaller stack) (the limit is "
+        f"{state.recursion_cap:,}; set BACKPROP_MAX_CALL_DEPTH to change it)"
+    )
 
 
 class SlotDict(dict[str, Any]):

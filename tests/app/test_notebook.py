@@ -20,6 +20,7 @@ from backprop_animator.app.notebook import RESTORE_HINT, WIDGET_HINT, Animation,
 from backprop_animator.app.page_constants import js_constant
 from backprop_animator.app.paths import find_asset_dir
 from backprop_animator.engine import EngineError, Value
+from tests.support.bounds import DEEP_CASES, Case
 from tests.support.foreign import ForeignValue, foreign_neuron
 
 ARTICLE_LEAF_GRADS = {"x1": -1.5, "w1": 1.0, "x2": 0.5, "w2": 0.0, "b": 0.5}
@@ -329,6 +330,20 @@ def test_a_hostile_program_is_refused_in_the_kernel_not_crashed() -> None:
     deep = "t = ()\nfor i in range(150000):\n    t = (t,)\ns = {t}\nv = Value(1.0)\nv.backward()\n"
     with pytest.raises(EngineError, match="nested too deeply"):
         animate(deep)
+
+
+@pytest.mark.parametrize("case", DEEP_CASES, ids=[case.name for case in DEEP_CASES])
+def test_a_program_that_raises_its_recursion_limit_ends_cleanly_in_the_kernel(
+    case: Case,
+) -> None:
+    # Up to 10,000 calls deep through sorted/__lt__, generators, __iter__, __repr__...:
+    # on the engine's own deep stack, never the kernel's (a segfault would kill it).
+    if case.refusal is None:
+        assert "<" in animate(case.source)._repr_html_()
+        return
+    with pytest.raises(EngineError) as caught:
+        animate(case.source)
+    assert case.refused_as_expected(caught.value.message), caught.value.message
 
 
 def test_lone_surrogates_in_a_program_make_valid_notebook_html() -> None:

@@ -3684,7 +3684,7 @@ def test_a_str_enum_member_that_is_no_string_is_cpythons_type_error() -> None:
 def test_the_recursion_limit_a_program_sets_is_the_one_it_reads_back_as_cpythons() -> None:
     # (learners' `sys.setrecursionlimit(10**4)` before a recursive sort: what the program
     # reads back is its own number, with CPython's errors for one CPython refuses; the
-    # call depth bound stays the interpreter's)
+    # calls then nest that deep, up to BACKPROP_MAX_RECURSION_LIMIT: test_recursion_limit)
     assert_as_cpython(
         "import sys\ndef t(f):\n    try:\n        print(f())\n"
         "    except Exception as e:\n        print(type(e).__name__, e)\n"

@@ -2448,16 +2448,17 @@ def test_a_record_of_the_op_holding_the_operands_is_read_never_run_and_bounded()
         trace_source(OPS_RECORD.replace("N)", "10**7)"), limits=Limits(max_steps=20_000))
 
 
-def test_a_programs_recursion_limit_is_its_own_number_and_moves_no_bound() -> None:
-    # `sys.setrecursionlimit(10**9)` is read back, but neither the host's limit nor the
-    # call depth bound moves: a recursion past BACKPROP_MAX_CALL_DEPTH is still stopped.
+def test_a_programs_recursion_limit_is_its_own_number_and_bounded() -> None:
+    # `sys.setrecursionlimit(10**9)` is read back; the call depth bound moves up to
+    # BACKPROP_MAX_RECURSION_LIMIT, and the host's limit is given back after.
     before = sys.getrecursionlimit()
     source = (
         "import sys\nsys.setrecursionlimit(10**9)\nprint(sys.getrecursionlimit())\n"
         "def down(n):\n    return down(n + 1)\ndown(0)\n"
     )
-    with pytest.raises(EngineError, match="RecursionError"):
-        trace_source(source + END, limits=Limits(max_call_depth=50))
+    limits = Limits(max_call_depth=50, max_recursion_limit=200)
+    with pytest.raises(EngineError, match=r"RecursionError.*BACKPROP_MAX_RECURSION_LIMIT"):
+        trace_source(source + END, limits=limits)
     assert sys.getrecursionlimit() == before
     lowered = "import sys\nsys.setrecursionlimit(30)\nprint(sys.getrecursionlimit())\n"
     assert printed_lines(trace_source(lowered + END)) == ["30", "1"]

@@ -501,4 +501,108 @@ CASES.append(
     )
 )
 
+# A program that raises its recursion limit (SPEC §15) nests its calls up to
+# BACKPROP_MAX_RECURSION_LIMIT (10,000) deep, on a C stack sized for it: the paths that
+# take most C stack a call, each as deep as the cap (or Python's own recursion limit,
+# or the clock) lets it go, and a micrograd chain past CPython's default limit, traced.
+RAISED = "import sys\nsys.setrecursionlimit(10**6)\n"
+
+
+def loops_around(depth: int, body: str, indent: int = 1) -> str:
+    """`body` inside `depth` one-turn loops, each indented one more level."""
+    heads = "".join("    " * (i + indent) + f"for i{i} in [1]:\n" for i in range(depth))
+    return heads + "    " * (depth + indent) + body + "\n"
+
+
+DEEP_CASES = [
+    Case(
+        "the limit raised, then sorted() calling __lt__ calling a generator ten loops deep",
+        RAISED
+        + "class A:\n    def __lt__(self, o):\n        return next(g())\ndef g():\n"
+        + loops_around(10, "yield sorted([A(), A()]) is None")
+        + "sorted([A(), A()])\n"
+        + PASS,
+        "too deeply",
+    ),
+    Case(
+        "the limit raised, then a generator recursing through the 95 loops around its yield",
+        RAISED + "def g(n):\n" + loops_around(95, "yield from g(n + 1)") + "list(g(0))\n" + PASS,
+        "too deeply",
+    ),
+    case(
+        "the limit raised, then a class's __iter__ recursing 12,000 deep",
+        """
+        import sys
+        sys.setrecursionlimit(10**6)
+        class I:
+            def __init__(self, c):
+                self.c = c
+            def __iter__(self):
+                if self.c is not None:
+                    yield from self.c
+                yield 1
+        x = I(None)
+        for i in range(12000):
+            x = I(x)
+        print(len(list(x)))
+        """,
+        "too deeply",
+    ),
+    case(
+        "the limit raised, then __repr__, str.format, __eq__, __hash__ and sorted to the cap",
+        """
+        import sys
+        sys.setrecursionlimit(10**6)
+        class R:
+            def __repr__(self):
+                return repr(self)
+            def __str__(self):
+                return '{}'.format(self)
+            def __eq__(self, o):
+                return self == o
+            def __hash__(self):
+                return hash(self)
+            def __lt__(self, o):
+                return sorted([self, o]) is None
+        for f in (repr, str, lambda r: r == r, hash, lambda r: r < r):
+            try:
+                f(R())
+            except RecursionError:
+                pass
+        def down(n):
+            return down(n + 1)
+        down(0)
+        """,
+        "BACKPROP_MAX_RECURSION_LIMIT",
+    ),
+    case(
+        "the limit raised, then micrograd's build_topo sorting a 1,500-node chain",
+        """
+        import sys
+        sys.setrecursionlimit(10000)
+        class V:
+            def __init__(self, data, children=()):
+                self.data = data
+                self._prev = set(children)
+            def __mul__(self, k):
+                return V(self.data * k, (self,))
+        x = V(1.0)
+        for i in range(1500):
+            x = x * 1.01
+        topo = []
+        visited = set()
+        def build_topo(v):
+            if v not in visited:
+                visited.add(v)
+                for child in v._prev:
+                    build_topo(child)
+                topo.append(v)
+        build_topo(x)
+        print(len(topo))
+        """,
+        None,
+    ),
+]
+CASES += DEEP_CASES
+
 NEVER_ENDS = "x = 0\nwhile True:\n    x = x + 1\n"

@@ -1494,16 +1494,16 @@ class Library:
 
     def set_(self, args: list[Any], kwargs: dict[str, Any] | None = None) -> PSet:
         """`set(x)`; of a set, CPython's copy (its order too)."""
-        if kwargs or len(args) > 1:
-            _one_iterable("set", args, kwargs)  # CPython's TypeError
-        if args and type(args[0]) is PSet:
-            self.state.charge(len(args[0]))
-            return sets.copy(args[0])
-        if args and type(args[0]) is tuple and len(args[0]) <= MAX_ITEMS:
-            # `set(children)` of a node's `(self, other)`: what `collect` charges (a step
-            # an item) and gives, without walking the tuple one step at a time.
+        if (
+            len(args) == 1
+            and type(items := args[0]) is tuple
+            and len(items) <= MAX_ITEMS
+            and not kwargs
+        ):
+            # `set(children)` of a node's `(self, other)` (tested first: once per node):
+            # what `collect` charges (a step an item) and gives, without walking the
+            # tuple one step at a time.
             state = self.state
-            items = args[0]
             state.steps += len(items)  # `state.charge(len(args[0]))`, inline
             if state.steps > state.next_check:
                 state.checkpoint()
@@ -1516,6 +1516,11 @@ class Library:
                 return PSet(items)
             except TypeError:
                 raise ProgramError("this item cannot be put in a set (it holds a list)") from None
+        if kwargs or len(args) > 1:
+            _one_iterable("set", args, kwargs)  # CPython's TypeError
+        if args and type(args[0]) is PSet:
+            self.state.charge(len(args[0]))
+            return sets.copy(args[0])
         return self.make_set(self.collect(args[0]) if args else [])
 
     def frozenset_(self, args: list[Any]) -> PSet:

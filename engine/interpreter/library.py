@@ -1460,6 +1460,11 @@ class Library:
             raise caught_as(f"int(): {error}", error) from None
 
     def float_(self, args: list[Any], kwargs: dict[str, Any]) -> float:
+        if len(args) == 1 and type(args[0]) is float and not kwargs:
+            # `float(data)` of a float, in a node's `__init__`: the float itself, what the
+            # path below gives it (CPython's `float(x)` of a float is x).
+            same: float = args[0]
+            return same
         if kwargs or len(args) > 1:
             raise ProgramError("float() takes one number or string")
         if not args:
@@ -2279,6 +2284,18 @@ class Library:
         function = getattr(math, name)  # name is one of _MATH_FUNCTIONS, fixed here
 
         def call(args: list[Any], kwargs: dict[str, Any]) -> Any:
+            if len(args) == 1 and type(args[0]) is float and not kwargs:
+                # `math.exp(x)` of one float (a node's `tanh`, `exp`): the call below, at once
+                # (such an argument passes each test before it).
+                try:
+                    result = function(args[0])
+                except TypeError as error:
+                    raise caught_as(f"math.{name}(): {error}", error) from None
+                except (ArithmeticError, ValueError) as error:
+                    raise number_error(f"math.{name}", error) from None
+                if type(result) is int:
+                    self.state.check_int(result)
+                return result
             # `math.isclose(a, b, rel_tol=1e-4)`: its two keyword-only tolerances.
             if kwargs and (name != "isclose" or set(kwargs) - {"rel_tol", "abs_tol"}):
                 raise ProgramError(f"math.{name}() takes no keywords here")

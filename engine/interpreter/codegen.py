@@ -210,8 +210,31 @@ def _attr_local(src: Source, code: Any, shape: Shape, depth: int) -> str:
 
 
 def _binary(src: Source, code: Any, shape: Shape, depth: int) -> str:
-    _, left, right, apply = shape
-    return f"{src.name(apply, 'B')}({src.expr(left, depth)}, {src.expr(right, depth)})"
+    """`a op b`: the operator's closure's `apply` given the operands computed in order;
+    where both are floats, `+`, `-`, `*`, `<` and `>` computed in place (`apply`'s own
+    first answer for them: a float's sum, difference or product is a float, with no
+    error and nothing to check); `x in s` and `x not in s` of an object of the
+    program's class hashed and compared by identity in a set, its table's own answer
+    (`ExpressionCompiler.membership`'s `apply`: no program code runs, nothing fails)."""
+    _, left, right, apply, op = shape
+    if op not in _FLOAT_IN_PLACE and op != "in" and op != "not in":
+        return f"{src.name(apply, 'B')}({src.expr(left, depth)}, {src.expr(right, depth)})"
+    a, b = src.temp(), src.temp()
+    fallback = f"{src.name(apply, 'B')}({a}, {b})"
+    if op in _FLOAT_IN_PLACE:
+        return (
+            f"({a} {op} {b} if (type({a} := {src.expr(left, depth)}) is float)"
+            f" & (type({b} := {src.expr(right, depth)}) is float) else {fallback})"
+        )
+    h = src.temp()
+    return (
+        f"({a} {op} {b}.items if (type({a} := {src.expr(left, depth)}) is PInstance)"
+        f" & (type({b} := {src.expr(right, depth)}) is PSet_)"
+        f" and ({h} := {a}.cls).hash_rule is None and {h}.eq_rule is None else {fallback})"
+    )
+
+
+_FLOAT_IN_PLACE = frozenset({"+", "-", "*", "<", ">"})
 
 
 def _call(src: Source, code: Any, shape: Shape, depth: int) -> str:

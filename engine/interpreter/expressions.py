@@ -897,7 +897,8 @@ class ExpressionCompiler:
         def run(f: Frame) -> Any:
             return apply(left(f), right(f))
 
-        self.shapes[id(run)] = (("binary", left, right, apply), run)
+        # (`codegen._binary` writes a float's `+`, `-` or `*` with another in place)
+        self.shapes[id(run)] = (("binary", left, right, apply, op), run)
         return run
 
     def unary(self, node: ast.UnaryOp, scope: scopes.Scope) -> Expr:
@@ -932,7 +933,8 @@ class ExpressionCompiler:
             def run_one(f: Frame) -> Any:
                 return apply(left(f), right(f))
 
-            self.shapes[id(run_one)] = (("binary", left, right, apply), run_one)
+            # (`codegen._binary` writes a float's `<` or `>` with another in place)
+            self.shapes[id(run_one)] = (("binary", left, right, apply, ops[0]), run_one)
             return run_one
         applies = [self.comparison(op, (line, column)) for op in ops]
         pairs = list(zip(applies, rights, strict=True))
@@ -1009,7 +1011,8 @@ class ExpressionCompiler:
         def run(f: Frame) -> Any:
             return apply(left(f), right(f))
 
-        self.shapes[id(run)] = (("binary", left, right, apply), run)
+        # (`codegen._binary` writes the instance-in-a-set case in place)
+        self.shapes[id(run)] = (("binary", left, right, apply, "in" if is_in else "not in"), run)
         return run
 
     def bool_op(self, node: ast.BoolOp, scope: scopes.Scope) -> Expr:

@@ -1496,6 +1496,11 @@ class Library:
             raise caught_as(f"int(): {error}", error) from None
 
     def float_(self, args: list[Any], kwargs: dict[str, Any]) -> float:
+        if len(args) == 1 and type(args[0]) is float and not kwargs:
+            # `float(data)` of a float, in a node's `__init__`: the float itself, what the
+            # path below gives it (CPython's `float(x)` of a float is x).
+            same: float = args[0]
+            return same
         if kwargs or len(args) > 1:
             raise ProgramError("float() takes one number or string")
         if not args:
@@ -1530,16 +1535,16 @@ class Library:
 
     def set_(self, args: list[Any], kwargs: dict[str, Any] | None = None) -> PSet:
         """`set(x)`; of a set, CPython's copy (its order too)."""
-        if kwargs or len(args) > 1:
-            _one_iterable("set", args, kwargs)  # CPython's TypeError
-        if args and type(args[0]) is PSet:
-            self.state.charge(len(args[0]))
-            return sets.copy(args[0])
-        if args and type(args[0]) is tuple and len(args[0]) <= MAX_ITEMS:
-            # `set(children)` of a node's `(self, other)`: what `collect` charges (a step
-            # an item) and gives, without walking the tuple one step at a time.
+        if (
+            len(args) == 1
+            and type(items := args[0]) is tuple
+            and len(items) <= MAX_ITEMS
+            and not kwargs
+        ):
+            # `set(children)` of a node's `(self, other)` (tested first: once per node):
+            # what `collect` charges (a step an item) and gives, without walking the
+            # tuple one step at a time.
             state = self.state
-            items = args[0]
             state.steps += len(items)  # `state.charge(len(args[0]))`, inline
             if state.steps > state.next_check:
                 state.checkpoint()
@@ -1552,6 +1557,11 @@ class Library:
                 return PSet(items)
             except TypeError:
                 raise ProgramError("this item cannot be put in a set (it holds a list)") from None
+        if kwargs or len(args) > 1:
+            _one_iterable("set", args, kwargs)  # CPython's TypeError
+        if args and type(args[0]) is PSet:
+            self.state.charge(len(args[0]))
+            return sets.copy(args[0])
         return self.make_set(self.collect(args[0]) if args else [])
 
     def frozenset_(self, args: list[Any]) -> PSet:
@@ -2310,6 +2320,18 @@ class Library:
         function = getattr(math, name)  # name is one of _MATH_FUNCTIONS, fixed here
 
         def call(args: list[Any], kwargs: dict[str, Any]) -> Any:
+            if len(args) == 1 and type(args[0]) is float and not kwargs:
+                # `math.exp(x)` of one float (a node's `tanh`, `exp`): the call below, at once
+                # (such an argument passes each test before it).
+                try:
+                    result = function(args[0])
+                except TypeError as error:
+                    raise caught_as(f"math.{name}(): {error}", error) from None
+                except (ArithmeticError, ValueError) as error:
+                    raise number_error(f"math.{name}", error) from None
+                if type(result) is int:
+                    self.state.check_int(result)
+                return result
             # `math.isclose(a, b, rel_tol=1e-4)`: its two keyword-only tolerances.
             if kwargs and (name != "isclose" or set(kwargs) - {"rel_tol", "abs_tol"}):
                 raise ProgramError(f"math.{name}() takes no keywords here")

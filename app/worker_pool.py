@@ -44,6 +44,7 @@ from backprop_animator.app.worker import (
     serve_traces,
 )
 from backprop_animator.engine import EngineError, Limits
+from backprop_animator.engine.run import names_recursion_limit
 
 logger = logging.getLogger(__name__)
 
@@ -220,6 +221,12 @@ class WorkerPool:
         if kind == "gradcheck":
             most = self.settings.inline_max_gradcheck_nodes
         if estimate is None or estimate > most:
+            return "worker", None
+        if tree is None or names_recursion_limit(tree):
+            # Its run may raise Python's recursion limit, the whole process's, to 121,000
+            # (`engine.run._stack`): C code any other thread here runs that recursion
+            # limit bounds (`json.loads` nested 120,000 deep) would pass its 8 MiB stack,
+            # a segfault. So it runs in a worker, alone, as `engine.run` expects.
             return "worker", None
         return ("loop" if estimate <= self.settings.loop_max_nodes else "thread"), tree
 

@@ -121,6 +121,18 @@ def test_where_programs_run() -> None:
     assert pool.place(MIDDLING, "expanded", "gradcheck") == "worker"
 
 
+def test_a_cheap_program_that_may_raise_its_recursion_limit_runs_in_a_worker() -> None:
+    """Straight-line but for an import, and naming `setrecursionlimit` (here in a string):
+    its run would raise the process's recursion limit to 121,000 (`engine.run._stack`),
+    under which another thread's `json.loads` of a text nested 120,000 deep segfaults."""
+    pool = WorkerPool(Settings(trace_workers=1))
+    cheap = "from math import pi\na = Value(2.0)\n" + "a = a * 1.01\n" * 40
+    assert pool.place(cheap, "packed") == "thread"
+    for named in ('"setrecursionlimit"\n', "import sys\nsys.setrecursionlimit\n"):
+        for kind in ("trace", "gradcheck", "enginecheck"):
+            assert pool.place(named + cheap, "packed", kind) == "worker"
+
+
 async def test_traces_in_the_loop_and_in_a_thread_give_the_engines_bytes() -> None:
     pool = WorkerPool(Settings(trace_workers=1))  # never started: no worker needed
     try:

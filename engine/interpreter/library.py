@@ -32,7 +32,7 @@ from backprop_animator.engine.interpreter.exceptions import (
     program_raise,
     wrong_arguments,
 )
-from backprop_animator.engine.interpreter.expressions import METHOD_DUNDERS
+from backprop_animator.engine.interpreter.expressions import METHOD_DUNDERS, READABLE_DUNDERS
 from backprop_animator.engine.interpreter.generators import (
     READERS,
     generator_methods,
@@ -440,9 +440,14 @@ class Library:
         if type(name) is not str:  # CPython's words
             words = f"attribute name must be string, not '{cpython_type(name)}'"
             raise ProgramError(words, kind="TypeError")
-        if is_dunder(name) and name not in METHOD_DUNDERS:
+        if (
+            is_dunder(name)
+            and name not in METHOD_DUNDERS
+            and not (function == "getattr" and name in READABLE_DUNDERS)
+        ):
             # (an operator method, as `C.__mul__ = f` may write it: old tinygrad's
-            # `setattr(Tensor, f"__{name}__", ...)`)
+            # `setattr(Tensor, f"__{name}__", ...)`; `getattr(f, '__name__', ...)` reads
+            # what `f.__name__` reads)
             raise ProgramError(f"{function}(): dunder attributes are not available here")
         if name.startswith(" "):  # the interpreter keeps its own entries under such names
             message = f"{function}(): no attribute is named {name!r}"
@@ -451,7 +456,7 @@ class Library:
 
     def getattr_(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
         """`getattr(obj, name[, default])`: no dunder name but an exception's chain and
-        notes."""
+        notes and those `obj.name` may read (`__name__`, `__qualname__`, `__doc__`...)."""
         if kwargs or not 2 <= len(args) <= 3:
             words = "getattr() takes an object, a name and a default"
             raise wrong_arguments(words, "getattr", args, kwargs, kind="TypeError")

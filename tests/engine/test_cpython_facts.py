@@ -1348,3 +1348,29 @@ print(sorted(n for n in dir(T()) if not n.startswith('_')))
 print(sorted(n for n in dir(D()) if not n.startswith('_')))
 """
     )
+
+
+def test_getattr_of_a_built_in_function_gives_its_default_and_reads_its_name() -> None:
+    # A built-in has no attribute of that name in CPython either: its AttributeError,
+    # which `getattr`'s default, `hasattr` and `except` catch; `getattr(f, '__name__')`
+    # reads what `f.__name__` reads (a decorator's usual line).
+    assert_as_cpython(
+        """
+import functools, math, random
+print(getattr(len, 'x', 5), hasattr(print, 'y'), getattr(math.sqrt, 'z', None))
+print(hasattr(functools.reduce, 'w'), getattr(random.Random(1).uniform, 'v', 2))
+print(getattr(dict.fromkeys, 'u', 3))
+def deco(fn):
+    print('wrapping', getattr(fn, '__name__', repr(fn)), getattr(fn, '__qualname__', '?'))
+    return fn
+@deco
+def step():
+    pass
+print(getattr(abs, '__name__'), getattr(str.upper, '__name__'))
+for probe in [lambda: len.foo, lambda: functools.reduce.bar, lambda: getattr(math.exp, 'baz')]:
+    try:
+        probe()
+    except AttributeError as e:
+        print(e)
+"""
+    )

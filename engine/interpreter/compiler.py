@@ -75,6 +75,7 @@ from backprop_animator.engine.interpreter.objects import (
     HOLDER_NAMES,
     MISSING,
     OPERAND_NAMES,
+    Annotation,
     Frame,
     Function,
     Inert,
@@ -2148,11 +2149,14 @@ class Compiler(ExpressionCompiler):
 
     def class_bases(self, name: str, values: list[Any]) -> list[PClass]:
         """A class's bases as the program's classes: `list` and `dict` the bases standing
-        for them (`class Stack(list)`), `str` and `int` an Enum's mixin (`class Op(str,
-        Enum)`), anything else refused; CPython's refusals of an Enum's bases."""
+        for them (`class Stack(list)`), a generic alias its origin (`__mro_entries__`),
+        `str` and `int` an Enum's mixin (`class Op(str, Enum)`), anything else refused;
+        CPython's refusals of an Enum's bases."""
         list_type, dict_type = self.builtins["list"], self.builtins["dict"]
         base_classes = list(values)
         for index, value in enumerate(base_classes):
+            if type(value) is Annotation:  # `class T(S[int])`, `List[float]`: its origin,
+                value = base_classes[index] = alias_base(self.m, value)  # as CPython's
             if value is list_type or value is dict_type:  # `class Stack(list)`
                 kind = list if value is list_type else dict
                 base_classes[index] = builtin_base(self.m, kind, value)
@@ -2593,3 +2597,18 @@ def _binds_unrun(node: ast.ClassDef) -> ast.AST | None:
             return item
         stack.extend(ast.iter_child_nodes(item))
     return None
+
+
+# typing's names of the built-in types a class may inherit from, as their aliases' origin
+_TYPING_ORIGINS = {
+    "List": "list", "Dict": "dict", "Tuple": "tuple", "Set": "set", "FrozenSet": "frozenset"
+}  # fmt: skip
+
+
+def alias_base(machine: Any, alias: Annotation) -> Any:
+    """What CPython's `__mro_entries__` puts among a class's bases for a generic alias:
+    `S` of `S[int]` where `S` is the program's class, `list` of `list[float]` or
+    `typing.List[float]`; any other alias stays as it is (refused as a base)."""
+    if alias.origin is not None:
+        return alias.origin
+    return machine.alias_origins.get(_TYPING_ORIGINS.get(alias.name, alias.name), alias)

@@ -1374,3 +1374,36 @@ for probe in [lambda: len.foo, lambda: functools.reduce.bar, lambda: getattr(mat
         print(e)
 """
     )
+
+
+def test_a_class_inheriting_from_a_generic_alias_inherits_from_its_origin() -> None:
+    # CPython's `__mro_entries__`: `S[int]` is `S` among the bases, `List[int]` `list`.
+    assert_as_cpython(
+        """
+from typing import List, Dict, Generic, TypeVar
+T = TypeVar("T")
+class Stack(List[int]):
+    def top(self):
+        return self[-1]
+s = Stack([1, 2])
+print(s, s.top(), isinstance(s, list), Stack.__mro__[1] is list)
+class MyList(list):
+    pass
+class T2(MyList[int]):
+    pass
+print(T2([3]), isinstance(T2(), MyList), issubclass(T2, list))
+class Reg(Dict[str, float]):
+    def __missing__(self, k):
+        return 0.0
+print(Reg()['x'])
+class L2(list[float]):
+    pass
+print(L2([1.5]) + [2])
+class Box(Generic[T]):
+    pass
+class IntBox(Box[int]):
+    def __init__(self, v):
+        self.v = v
+print(IntBox(3).v, isinstance(IntBox(3), Box))
+"""
+    )

@@ -77,11 +77,40 @@ HIERARCHY: tuple[tuple[str, str | None], ...] = (
     ("ImportError", "Exception"),
     ("ModuleNotFoundError", "ImportError"),
     ("OSError", "Exception"),  # what `io.StringIO().seek(3, 1)` raises, caught as CPython's
+    # (named by scripts' handlers; nothing here raises them but the program)
+    ("FileNotFoundError", "OSError"),
+    ("FileExistsError", "OSError"),
+    ("PermissionError", "OSError"),
+    ("IsADirectoryError", "OSError"),
+    ("NotADirectoryError", "OSError"),
+    ("TimeoutError", "OSError"),
+    ("InterruptedError", "OSError"),
+    ("BlockingIOError", "OSError"),
+    ("ChildProcessError", "OSError"),
+    ("ProcessLookupError", "OSError"),
+    ("ConnectionError", "OSError"),
+    ("BrokenPipeError", "ConnectionError"),
+    ("ConnectionAbortedError", "ConnectionError"),
+    ("ConnectionRefusedError", "ConnectionError"),
+    ("ConnectionResetError", "ConnectionError"),
+    ("KeyboardInterrupt", "BaseException"),  # a training loop's `except KeyboardInterrupt:`
+    ("FloatingPointError", "ArithmeticError"),
+    ("EOFError", "Exception"),
+    ("BufferError", "Exception"),
+    ("ReferenceError", "Exception"),
+    ("StopAsyncIteration", "Exception"),
     ("Warning", "Exception"),  # the categories `warnings.warn` and its filters name
     ("UserWarning", "Warning"),
     ("DeprecationWarning", "Warning"),
     ("RuntimeWarning", "Warning"),
     ("FutureWarning", "Warning"),
+    ("PendingDeprecationWarning", "Warning"),
+    ("SyntaxWarning", "Warning"),
+    ("ImportWarning", "Warning"),
+    ("UnicodeWarning", "Warning"),
+    ("BytesWarning", "Warning"),
+    ("ResourceWarning", "Warning"),
+    ("EncodingWarning", "Warning"),
 )
 # `errno`, `strerror`, `filename`, `filename2` of an OSError: None but where CPython sets
 # them, from 2 to 5 arguments (`OSError(2, 'No such file', 'x')`).

@@ -370,6 +370,8 @@ class Library:
             "__name__": "__main__",  # `if __name__ == "__main__":` runs, as a script's does
             "__file__": FAKE_FILE,  # `os.path.dirname(__file__)`: the fake program's path
             **{name: cls for name, cls in m.exceptions.items() if name not in NOT_BUILTIN},
+            "IOError": m.exceptions["OSError"],  # CPython's other names of OSError
+            "EnvironmentError": m.exceptions["OSError"],
             # (classes, as CPython's: `isinstance(C.__dict__['x'], property)`)
             "property": TypeObject("property", self.property_, (PProperty,)),
             "object": self.object_class,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from backprop_animator.engine import EngineError, Limits, trace_source
-from tests.engine.cpython import printed_lines
+from tests.engine.cpython import printed_lines, run_in_cpython_with_stderr
 from tests.engine.test_cpython_errors import TAIL, assert_as_cpython
 
 
@@ -1407,3 +1407,49 @@ class IntBox(Box[int]):
 print(IntBox(3).v, isinstance(IntBox(3), Box))
 """
     )
+
+
+def test_the_other_built_in_exception_classes_a_script_names_are_cpythons() -> None:
+    # `except KeyboardInterrupt:` around a training loop, `except FileNotFoundError:`
+    # around a load, `FloatingPointError` beside `ZeroDivisionError`; CPython's default
+    # filters ignore a PendingDeprecationWarning, an ImportWarning and a ResourceWarning.
+    assert_as_cpython(
+        """
+try:
+    x = 1
+except KeyboardInterrupt:
+    print("stopped")
+try:
+    y = 1 / 0
+except (FloatingPointError, ZeroDivisionError) as e:
+    print(type(e).__name__)
+print(issubclass(KeyboardInterrupt, Exception), issubclass(KeyboardInterrupt, BaseException))
+print([c.__name__ for c in BrokenPipeError.__mro__], EOFError.__mro__[1].__name__)
+e = FileNotFoundError(2, 'No such file or directory', 'data.csv')
+print(e, e.errno, e.filename, repr(KeyboardInterrupt()), str(TimeoutError('late')))
+try:
+    raise PermissionError('nope')
+except OSError as err:
+    print(type(err).__name__, err, isinstance(err, PermissionError))
+print(issubclass(ResourceWarning, Warning), StopAsyncIteration.__name__, BufferError.__name__)
+print(IOError is OSError, EnvironmentError is OSError, IOError.__name__)
+"""
+    )
+    # (CPython in a process of its own, where the default filters are CPython's)
+    source = """
+import warnings
+warnings.warn('old', PendingDeprecationWarning)
+warnings.warn('res', ResourceWarning)
+warnings.warn('imp', ImportWarning)
+warnings.warn('syn', SyntaxWarning)
+print('done')
+v = Value(1.0)
+v.backward()
+"""
+    theirs = [
+        line.replace("<program>", "/program/main.py") for line in run_in_cpython_with_stderr(source)
+    ]
+    assert theirs == ["/program/main.py:6: SyntaxWarning: syn", "done"]
+    # (a script's warning shows its line under it, which CPython has no file to read here)
+    ours = printed_lines(trace_source(source))
+    assert ours == [theirs[0], "  warnings.warn('syn', SyntaxWarning)", "done"]

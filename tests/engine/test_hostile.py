@@ -133,8 +133,10 @@ ESCAPES = [
     ("y = locals()\n", "`locals` is not available here"),
     ("y = breakpoint\n", "`breakpoint` is not available here"),
     ("y = bytearray(3)\n", "`bytearray` is not available here"),
-    ("try:\n    y = 1\nexcept KeyboardInterrupt:\n    y = 2\nraise ValueError\n", "ValueError"),
-    ("try:\n    raise ValueError\nexcept KeyboardInterrupt:\n    y = 2\n", "`KeyboardInterrupt`"),
+    ("try:\n    y = 1\nexcept MemoryError:\n    y = 2\nraise ValueError\n", "ValueError"),
+    ("try:\n    raise ValueError\nexcept MemoryError:\n    y = 2\n", "`MemoryError`"),
+    # the program's own KeyboardInterrupt, as CPython's: no handler of it catches a ValueError
+    ("try:\n    raise ValueError\nexcept KeyboardInterrupt:\n    y = 2\n", "ValueError"),
     # a script's `exit()`: CPython's SystemExit, nothing of the site module's behind it
     ("y = exit.__self__\n", "dunder"),
     ("exit(1)\n", "SystemExit: 1"),

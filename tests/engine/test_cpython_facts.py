@@ -1453,3 +1453,26 @@ v.backward()
     # (a script's warning shows its line under it, which CPython has no file to read here)
     ours = printed_lines(trace_source(source))
     assert ours == [theirs[0], "  warnings.warn('syn', SyntaxWarning)", "done"]
+
+
+def test_an_import_errors_name_path_and_msg_are_cpythons() -> None:
+    # `except ImportError as e: print(e.name)` around an optional import (tqdm, numpy).
+    assert_as_cpython(
+        """
+e = ImportError("boom", name="pkg", path="/x")
+print(e, e.name, e.path, e.msg, e.args, repr(e))
+f = ModuleNotFoundError("no")
+print(f.name, f.path, f.msg, ImportError().msg, ImportError(1, 2).msg)
+try:
+    ImportError("a", nope=1)
+except TypeError as t:
+    print(t)
+try:
+    from tqdm import tqdm
+except ImportError as e:
+    print(type(e).__name__, e.name, e.msg, e.path, e.args)
+    tqdm = lambda xs, **kw: xs
+for i in tqdm(range(2), desc="steps"):
+    print(i)
+"""
+    )

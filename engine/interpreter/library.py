@@ -108,6 +108,7 @@ from backprop_animator.engine.interpreter.stdlib import (
     PROTOCOL_KEY,
     RUNTIME_PROTOCOL,
     STDOUT,
+    TYPEDDICT_KEY,
     Modules,
     callable_object,
     exit_program,
@@ -1306,6 +1307,8 @@ class Library:
             return True
         if NUMBER_KEY in cls.namespace:
             return number_instance(value)
+        if TYPEDDICT_KEY in cls.namespace:
+            raise ProgramError(NO_TYPEDDICT_CHECKS, kind="TypeError")
         return RUNTIME_PROTOCOL in cls.namespace and self.protocol_instance(value, cls)
 
     def kind_fits(self, value: Any, cls: TypeObject) -> bool:
@@ -1386,6 +1389,8 @@ class Library:
                     return True  # `int | None`, `Optional[int]`: each member of the union
                 continue
             if type(option) is PClass:
+                if TYPEDDICT_KEY in option.namespace:
+                    raise ProgramError(NO_TYPEDDICT_CHECKS, kind="TypeError")
                 if not builtin_type and option in cls.mro:
                     return True
                 if NUMBER_KEY in option.namespace and (  # `issubclass(int, numbers.Number)`
@@ -1656,7 +1661,8 @@ class Library:
     def dict_(self, args: list[Any], kwargs: dict[str, Any]) -> dict[Any, Any]:
         out: dict[Any, Any] = {}
         if len(args) > 1:
-            raise ProgramError("dict() takes at most one positional argument")
+            words = f"dict expected at most 1 argument, got {len(args)}"  # CPython's
+            raise ProgramError(words, kind="TypeError")
         if args:
             source = args[0]
             if type(source) is MappingProxyType:  # `dict(C.__dict__)`
@@ -3287,6 +3293,8 @@ def _none(args: list[Any], kwargs: dict[str, Any]) -> None:
 
 
 # The classes CPython makes `int | None` and `list[int]` of
+# CPython's TypeError of `isinstance(d, Cfg)` of a `class Cfg(TypedDict)`
+NO_TYPEDDICT_CHECKS = "TypedDict does not support instance and class checks"
 _ALIAS_TYPES = {"|": "UnionType", **{name: "GenericAlias" for name in GENERIC_ALIASES}}
 
 

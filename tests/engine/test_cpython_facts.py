@@ -1476,3 +1476,32 @@ for i in tqdm(range(2), desc="steps"):
     print(i)
 """
     )
+
+
+def test_a_typed_dict_makes_plain_dicts_as_cpythons() -> None:
+    assert_as_cpython(
+        """
+from typing import TypedDict, List
+class Cfg(TypedDict):
+    lr: float
+    steps: int
+class Partial(TypedDict, total=False):
+    decay: float
+class Full(Cfg):
+    tags: List[str]
+c = Cfg(lr=0.1, steps=3)
+print(c, type(c).__name__, Cfg({"lr": 1}), Full(lr=0.5, steps=1, tags=["a"]), Partial())
+Point = TypedDict("Point", {"x": float, "y": float})
+print(Point(x=1.0, y=2.0), Point.__name__, Cfg.__name__)
+def train(cfg: Cfg) -> float:
+    return cfg["lr"] * cfg["steps"]
+print(train(c), train({"lr": 0.2, "steps": 2}))
+for probe in [lambda: isinstance(c, Cfg), lambda: issubclass(dict, Full),
+              lambda: isinstance(c, (int, Point)), lambda: Cfg(1, 2, 3)]:
+    try:
+        probe()
+    except TypeError as e:
+        print(e)
+print(isinstance(c, dict), sorted(k for k in vars(Cfg) if not k.startswith('__')))
+"""
+    )

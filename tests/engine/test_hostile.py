@@ -3371,3 +3371,15 @@ print(a.data, vars(b)[1])
     assert re.fullmatch(
         r"'<' not supported between instances of '(str|int)' and '(str|int)'", ours[0]
     )
+
+
+def test_a_typed_dict_of_an_endless_or_huge_field_list_stops_at_a_bound() -> None:
+    # `TypedDict('T', fields)` reads its fields as CPython's does: an endless iterator is
+    # the step bound, a class called with a huge dict the container bound's dict().
+    for source in (
+        "import itertools\nfrom typing import TypedDict\nT = TypedDict('T', itertools.count())\n",
+        "from typing import TypedDict\nclass T(TypedDict):\n    a: int\n"
+        "t = T({i: i for i in range(10**7)})\n",
+    ):
+        with pytest.raises(EngineError, match=r"BACKPROP_MAX_STEPS|items"):
+            trace_source(source + END, limits=Limits(max_steps=200_000, time_limit=30.0))

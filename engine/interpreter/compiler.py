@@ -865,6 +865,8 @@ class Compiler(ExpressionCompiler):
             and target.attr in GRAD_NAMES
         ):
             self.check_attribute(target, scope)
+            if ast.unparse(node.value) == ast.unparse(target):
+                return self.grad_kept(target, scope)
             return self.grad_write(target, None, node.value, scope)
         value = self.expr(node.value, scope)
         stores = [self.store(target, scope, label=True) for target in node.targets]
@@ -1080,6 +1082,31 @@ class Compiler(ExpressionCompiler):
 
             return run_item
         raise self.error(target, "this cannot be updated")
+
+    def grad_kept(self, target: ast.Attribute, scope: scopes.Scope) -> Stmt:
+        """`self.grad = self.grad  # keep for clarity` in a function: the gradient read and
+        stored back. Where it is a plain attribute of the program's object (no property, no
+        `__setattr__` of the program's), CPython's store puts the very object back where it
+        is, so nothing is written: no contribution to show or to check (an `=` would read
+        as one that lost what was there). Otherwise the store is an attribute's like another."""
+        obj_expr = self.expr(target.value, scope)
+        get_attr = self.m.get_attr
+        set_attr = self.m.set_attr
+        name = target.attr
+
+        def run(f: Frame) -> None:
+            obj = obj_expr(f)
+            value = get_attr(obj, name)
+            if (
+                type(obj) is PInstance
+                and not obj.cls.has_properties
+                and not own_setattr(obj.cls)
+                and obj.attrs.get(name, run) is value
+            ):
+                return
+            set_attr(obj, name, value)
+
+        return run
 
     def grad_write(
         self, target: ast.Attribute, op: str | None, right: ast.expr, scope: scopes.Scope

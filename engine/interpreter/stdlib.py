@@ -208,6 +208,7 @@ def stdlib_modules(library: Library) -> dict[str, Callable[[], Any]]:
         "collections.abc": abc_classes_module,
         "numbers": lambda: numbers_module(library),
         "time": lambda: time_module(state),
+        "pdb": pdb_module,
         "sys": lambda: sys_module(library),
         "enum": lambda: enum_module(library),
         "logging": lambda: logging_module(library, lambda: state.steps * SECONDS_PER_STEP),
@@ -1028,6 +1029,31 @@ def time_module(state: State) -> PModule:
     }
     members["sleep"] = Builtin("time.sleep", sleep)
     return PModule("time", members)
+
+
+# What CPython's debugger offers a script: each refused where it is called.
+PDB_NAMES = ("set_trace", "post_mortem", "pm", "run", "runcall", "runeval", "Pdb")
+
+
+def pdb_module() -> PModule:
+    """`import pdb` as a notebook imports it, most often never to use it: the import is
+    CPython's, and each of the debugger's entries is refused where it is called, as
+    `breakpoint()` is (a program here runs with no console: the trace is its debugger).
+    The refusal is no exception the program could catch.
+
+    Example: `import pdb` then `pdb.set_trace()` -> "`pdb.set_trace` is not available here".
+    """
+
+    def refused(name: str) -> Builtin:
+        def call(args: list[Any], kwargs: dict[str, Any]) -> None:
+            raise ProgramError(
+                f"`pdb.{name}` is not available here: a program here runs with no console, "
+                "keyboard or debugger (its trace shows every step)"
+            )
+
+        return Builtin(f"pdb.{name}", call)
+
+    return PModule("pdb", {name: refused(name) for name in PDB_NAMES})
 
 
 # A class's own ways of being pickled, which CPython's `copy` would call (not here).

@@ -3383,3 +3383,41 @@ def test_a_typed_dict_of_an_endless_or_huge_field_list_stops_at_a_bound() -> Non
     ):
         with pytest.raises(EngineError, match=r"BACKPROP_MAX_STEPS|items"):
             trace_source(source + END, limits=Limits(max_steps=200_000, time_limit=30.0))
+
+
+@pytest.mark.parametrize(
+    ("source", "words"),
+    [
+        # the debugger handed on as a key, a callback or a hook: refused where it is called
+        ("import pdb\nx = sorted([3, 1, 2], key=pdb.runcall)\n", "not available here"),
+        ("import pdb\nx = list(map(pdb.set_trace, range(10 ** 9)))\n", "not available here"),
+        # a huge or self-holding argument is never looked at
+        ("import pdb\nxs = []\nxs.append(xs)\npdb.run(xs * 10 ** 5)\n", "not available here"),
+        # imported again and again in a loop: each a step, ended by the steps
+        ("while True:\n    import pdb\n", "too many steps"),
+    ],
+)  # fmt: skip
+def test_pdb_ends_at_its_refusal_or_the_bounds(source: str, words: str) -> None:
+    with pytest.raises(EngineError, match=words):
+        trace_source(source + END, limits=Limits(max_steps=300_000, time_limit=60.0))
+
+
+@pytest.mark.parametrize(
+    ("source", "words"),
+    [
+        # a `g` node nested in itself: its repr reaches the depth bound, never the C stack
+        ("class N:\n    def __init__(self, v, left=None):\n        self.v = v\n"
+         "        self.g = None\n        self.left = left\n"
+         "    def __repr__(self):\n        return repr(self.left)\n"
+         "n = N(1.0)\nn.left = n\nx = repr(n)\n", "RecursionError"),
+        # a chain of `g` nodes walked by its own recursive backward(): the call depth
+        ("class N:\n    def __init__(self, v, left=None):\n        self.v = v\n"
+         "        self.g = None\n        self.left = left\n"
+         "    def backward(self, g=1.0):\n        self.g = g\n"
+         "        if self.left is not None:\n            self.left.backward(g)\n"
+         "n = N(1.0)\nfor _ in range(5000):\n    n = N(1.0, n)\nn.backward()\n", "RecursionError"),
+    ],
+)  # fmt: skip
+def test_a_node_whose_gradient_is_g_ends_at_the_bounds(source: str, words: str) -> None:
+    with pytest.raises(EngineError, match=words):
+        trace_source(source + END, limits=Limits(max_steps=300_000, time_limit=60.0))

@@ -195,3 +195,73 @@ def test_a_small_phone_reads_the_page_without_scrolling_sideways(
         height = name.evaluate("e => e.getBoundingClientRect().height")
         size = name.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
         assert height < 2 * size
+
+
+# The screen boxes of the value whose rule runs, of the values receiving a `+=` and of
+# their labels, of the graph's frame and of the zoom buttons, once the view is still.
+BACKWARD_STEP = """async () => {
+  const viewport = document.querySelector('[data-testid=graph-viewport]');
+  const frame = () => new Promise((done) => requestAnimationFrame(() => done()));
+  for (let still = 0, last = null; still < 4; ) {
+    await frame();
+    const now = viewport.getAttribute('transform');
+    still = now === last ? still + 1 : 0;
+    last = now;
+  }
+  const box = (element) => {
+    const r = element.getBoundingClientRect();
+    return {left: r.left, top: r.top, right: r.right, bottom: r.bottom,
+            name: element.dataset.label || element.dataset.nodeId || element.textContent};
+  };
+  return {
+    view: box(document.querySelector('[data-testid=graph-frame]')),
+    tools: box(document.querySelector('[data-testid=graph-frame] .graph-tools')),
+    current: box(document.querySelector('[data-testid=node][data-role=active] .node-box')),
+    targets: [...document.querySelectorAll('[data-testid=node][data-role=receiving] .node-box')]
+      .map(box),
+  };
+}"""
+
+
+def _clear(box: dict[str, float], view: dict[str, float], tools: dict[str, float]) -> bool:
+    inside = (
+        box["left"] >= view["left"]
+        and box["right"] <= view["right"]
+        and box["top"] >= view["top"]
+        and box["bottom"] <= view["bottom"]
+    )
+    under = (
+        box["left"] < tools["right"]
+        and box["right"] > tools["left"]
+        and box["top"] < tools["bottom"]
+        and box["bottom"] > tools["top"]
+    )
+    return inside and not under
+
+
+def test_a_phone_keeps_the_value_whose_rule_runs_on_screen(phone: Page, server: str) -> None:
+    # The expanded neuron's `o = num * den**-1` step: its two operands, stacked one above
+    # the other, and o beside them were a few pixels too wide for a phone together, and
+    # the view kept the operands and cut o, the value whose gradient every `+=` multiplies,
+    # off at the right edge (den's step, likewise).
+    trace = trace_source(NEURON_PROGRAM, "expanded")
+    labels = {node["id"]: node["label"] for node in trace["nodes"]}
+    steps = [
+        k
+        for k, f in enumerate(trace["frames"])
+        if f["phase"] == "backward" and labels[f["node"]] in ("o", "den")
+    ]
+    assert len(steps) == 2
+    open_player(
+        phone, player_url(server, NEURON_PROGRAM, frame=steps[0] - 2, granularity="expanded")
+    )
+    phone.get_by_test_id("graph-frame").scroll_into_view_if_needed()
+    phone.get_by_test_id("graph-frame").focus()
+    for k in range(steps[0] - 1, steps[1] + 1):
+        phone.keyboard.press("ArrowRight")
+        expect(phone.get_by_test_id("frame-counter")).to_have_text(f"{k + 1} / 29")
+        if k not in steps:
+            continue
+        step = phone.evaluate(BACKWARD_STEP)
+        assert _clear(step["current"], step["view"], step["tools"]), f"frame {k}: {step}"
+        assert any(_clear(t, step["view"], step["tools"]) for t in step["targets"]), k

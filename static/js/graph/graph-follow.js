@@ -154,13 +154,17 @@ export function createFollower(options) {
  * What a step shows, in layout units: `whole`, the node with the values its step reads
  * (a build's operands; a backward step's `+=` targets, each with its `+=` label), and
  * `keep`, what must be on screen whole: `whole` where it fits the view at scale `k`.
- * Where it does not (a phone), the `+=` targets with their labels are kept, for the
- * numbers being added are the step's lesson and the current node is one edge away;
- * the view then slides from them towards the rest (aimAt) rather than centring the
- * current node and cutting the targets off at the edge, which left the learner
- * nothing to read. Too far apart for the view, one target is kept with the current
- * node, else alone: the one that adds to a gradient already holding a contribution
- * (a fork: the expanded neuron's e, an MLP's b), since the sum is the lesson, else
+ * Where it does not (a phone), the current value is kept with one `+=` target and its
+ * label: the value whose rule runs, whose gradient every `+=` multiplies, and a number
+ * being added; the view then slides from them towards the rest (aimAt). Keeping the
+ * targets alone cut the current value off at the edge (the expanded neuron's o, beside
+ * its two operands stacked a few pixels too wide for a phone). Where a whole record
+ * beside the current value is too wide (a big graph's records have room for 9
+ * digits: an MLP's `(x-1)**2` and its `x-1`), the target's gradient cell with its label,
+ * where the sum lands. Too far apart for that, the targets with their labels are kept,
+ * else one alone. Where one target adds to a gradient already holding a contribution (a
+ * fork: the expanded neuron's e, an MLP's b), only that one is kept beside the current
+ * value or alone, since the sum is the lesson; else any that fits beside it, and alone
  * the first the rule writes.
  * Only the step's own few values are read: no work over the whole graph.
  * @param {FollowerOptions} options  the view's size, the layout and the timeline
@@ -176,6 +180,8 @@ function stepFocus(options, index, frameIndex, k, state) {
   const backward = state?.phase === "backward";
   /** @type {Map<number, Box>} */
   const reads = new Map();
+  /** Each `+=` target's gradient cell with its label: where the sum lands. @type {Map<number, Box>} */
+  const lands = new Map();
   if (backward && state) {
     const placed = options.placedLabels?.(state.index) ?? null;
     const overwrite = timeline.trace.mistake === "assign"; // as delta-labels.js writes them
@@ -188,16 +194,14 @@ function stepFocus(options, index, frameIndex, k, state) {
         const size = labelSize(texts);
         label = { ...labelSpot(record, size, []), ...size };
       }
-      const box = recordBox(layout, child);
-      reads.set(
-        child,
-        union(box, {
-          x: label.x + label.width / 2,
-          y: label.y + label.height / 2,
-          width: label.width,
-          height: label.height,
-        }),
-      );
+      const labelBox = {
+        x: label.x + label.width / 2,
+        y: label.y + label.height / 2,
+        width: label.width,
+        height: label.height,
+      };
+      reads.set(child, union(recordBox(layout, child), labelBox));
+      lands.set(child, union(gradCellBox(layout, child), labelBox));
     }
   } else {
     for (const child of timeline.operands[index] ?? []) {
@@ -206,9 +210,11 @@ function stepFocus(options, index, frameIndex, k, state) {
     }
   }
   const view = panZoom.size;
-  // A little margin (the phone's neuron step, 319 px wide, fits its 364 px view).
+  // A little margin: the phone's neuron step (319 px wide) fits its 364 px view, and so
+  // does the expanded neuron's o beside its two operands (349 px; 16 px of margin left
+  // o cut off at the edge).
   const fits = (/** @type {Box} */ box) =>
-    box.width * k <= view.width - 16 && box.height * k <= view.height - 16;
+    box.width * k <= view.width - FIT_MARGIN && box.height * k <= view.height - FIT_MARGIN;
   // A `+=` into the current value itself (a box holding both ends of a rule) labels it.
   const self = reads.get(index);
   reads.delete(index);
@@ -219,7 +225,14 @@ function stepFocus(options, index, frameIndex, k, state) {
   const first = state?.contributions.find((c) => reads.has(c.child));
   const chosen = /** @type {number} */ ((sum ?? first)?.child);
   const one = /** @type {Box} */ (reads.get(chosen));
-  const choices = [[...reads.values()].reduce(union), union(own, one), one];
+  // With a sum, its target or none; else whichever target fits beside the current value.
+  const beside = sum ? [chosen] : [...reads.keys()];
+  const choices = [
+    ...beside.map((child) => union(own, /** @type {Box} */ (reads.get(child)))),
+    ...beside.map((child) => union(own, /** @type {Box} */ (lands.get(child)))),
+    [...reads.values()].reduce(union),
+    one,
+  ];
   return { whole, keep: choices.find(fits) ?? recordBox(layout, chosen) };
 }
 
@@ -297,6 +310,21 @@ function recordBox(layout, i) {
   };
 }
 
+/**
+ * The gradient cell of value i's record, its right one (centre and size).
+ * @param {import("../layout/layout.js").Layout} layout
+ * @param {number} i
+ */
+function gradCellBox(layout, i) {
+  const record = layout.records[i];
+  return {
+    x: record.x + record.width / 2 - record.valueWidth / 2,
+    y: record.y,
+    width: record.valueWidth,
+    height: SIZES.recordHeight,
+  };
+}
+
 /** The smallest box holding both. @param {Box} a @param {Box} b @returns {Box} */
 function union(a, b) {
   const left = Math.min(a.x - a.width / 2, b.x - b.width / 2);
@@ -311,6 +339,8 @@ function union(a, b) {
   };
 }
 
+/** Screen pixels a step's values leave free across the view, to count as fitting it. */
+const FIT_MARGIN = 8;
 /** Screen pixels the view keeps beside the content's edge (view-transform's clampToContent). */
 const CONTENT_MARGIN = 16;
 /** Screen pixels from the view's edge within which a box counts as in view (isInView). */

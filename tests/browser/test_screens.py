@@ -13,6 +13,7 @@ from playwright.sync_api import Browser, Page, expect
 from backprop_animator.engine import trace_source
 from backprop_animator.engine.examples import NEURON as NEURON_PROGRAM
 from tests.browser.conftest import Problems, motion, open_player, player_url
+from tests.support.programs import MLP_TRAINED_THREE_STEPS
 
 pytestmark = pytest.mark.browser
 
@@ -265,3 +266,20 @@ def test_a_phone_keeps_the_value_whose_rule_runs_on_screen(phone: Page, server: 
         step = phone.evaluate(BACKWARD_STEP)
         assert _clear(step["current"], step["view"], step["tools"]), f"frame {k}: {step}"
         assert any(_clear(t, step["view"], step["tools"]) for t in step["targets"]), k
+
+
+def test_a_laptop_shows_the_whole_rule_of_a_long_named_parameter(laptop: Page, server: str) -> None:
+    # An MLP parameter's second `+=` on a laptop: the line `→ (layers[1].neurons[0].w[2]).grad
+    # = −0.3472 + −0.00444 = −0.3516` ran past the code panel and its sum, the step's
+    # result, was out of view (only a phone wrapped the rule at its spaces).
+    frames = trace_source(MLP_TRAINED_THREE_STEPS)["frames"]
+    k = next(
+        k
+        for k, f in enumerate(frames)
+        if f["phase"] == "backward" and any(c["before"] != 0 for c in f["contributions"])
+    )
+    open_player(laptop, player_url(server, MLP_TRAINED_THREE_STEPS, frame=k))
+    rules = laptop.get_by_test_id("substitution")
+    expect(rules.first).to_contain_text("layers[1].neurons[0].w[2]")
+    for i in range(rules.count()):
+        assert rules.nth(i).evaluate("e => e.scrollWidth <= e.clientWidth"), i

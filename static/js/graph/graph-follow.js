@@ -346,11 +346,14 @@ const CONTENT_MARGIN = 16;
 /** Screen pixels from the view's edge within which a box counts as in view (isInView). */
 const IN_VIEW_MARGIN = 24;
 /**
- * Screen pixels the records may overhang each side of the view and still be shown
- * whole across it, centred: a record's border and padding, never a leaf's name (which
- * the view following the output cut off instead).
+ * Screen pixels the records may overhang each side of the view at scale k and still be
+ * shown whole across it, centred: a record's border and the padding of its cells, less a
+ * pixel, so never a leaf's name or a number. 12 px, more than the padding, cut the `x` of
+ * the neuron's `x2` in an 800 px embed, which then read as a constant `2`.
+ * Example: overhang(0.88) -> 5.16
+ * @param {number} k
  */
-const OVERHANG = 12;
+const overhang = (k) => Math.max(0, SIZES.cellPadding * k - 1);
 
 /**
  * The content x to centre on to show `box` at scale k. A graph drawn whole (small)
@@ -375,7 +378,7 @@ function aimX({ panZoom, small, layout }, box, k) {
     low = Math.min(low, record.x - record.width / 2);
     high = Math.max(high, record.x + record.width / 2);
   }
-  if ((high - low) * k <= width + 2 * OVERHANG) return (low + high) / 2;
+  if ((high - low) * k <= width + 2 * overhang(k)) return (low + high) / 2;
   const x = Math.min(CONTENT_MARGIN, width - IN_VIEW_MARGIN - (box.x + box.width / 2) * k);
   // A box wider than the view: centre it, as before.
   if ((box.x - box.width / 2) * k + x < IN_VIEW_MARGIN) return box.x;

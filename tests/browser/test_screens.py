@@ -4,7 +4,9 @@ fork at e on a phone, and no node text under 11 px at the smallest zoom the view
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Literal
 
 import pytest
@@ -283,3 +285,37 @@ def test_a_laptop_shows_the_whole_rule_of_a_long_named_parameter(laptop: Page, s
     expect(rules.first).to_contain_text("layers[1].neurons[0].w[2]")
     for i in range(rules.count()):
         assert rules.nth(i).evaluate("e => e.scrollWidth <= e.clientWidth"), i
+
+
+LECTURE = (
+    Path(__file__).parents[1]
+    / "engine/public_code/nn_zero_to_hero_micrograd_lecture_second_half.py"
+).read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("source", "frame", "total"),
+    [(LECTURE, 9002, 14144), (MLP_TRAINED_THREE_STEPS, 176, 734)],
+    ids=["a-box-summing-into-itself", "a-label-placed-far-from-its-value"],
+)
+def test_a_phone_keeps_a_steps_sum_on_screen(
+    phone: Page, server: str, source: str, frame: int, total: int
+) -> None:
+    # The `+=` that makes a sum is the step's lesson. In the lecture's network a closed
+    # neuron's `b` sums inside the box whose rule runs: the label was the current value's
+    # own, and the view kept the other operand and cut the sum off at the edge. In the
+    # MLP the sum's label sits far from its value: the value alone was kept, the label
+    # off screen. Where nothing wider fits, its gradient cell and label are kept.
+    open_player(phone, player_url(server, source, frame=frame - 1))
+    graph = phone.get_by_test_id("graph-frame")
+    graph.scroll_into_view_if_needed()
+    graph.focus()
+    phone.keyboard.press("ArrowRight")
+    expect(phone.get_by_test_id("frame-counter")).to_have_text(f"{frame + 1} / {total}")
+    sums = phone.locator("[data-testid=delta]", has_text=re.compile(r" [+−] .*→"))
+    expect(sums).to_have_count(1)
+    phone.wait_for_timeout(300)
+    box = sums.first.bounding_box()
+    view = phone.locator(".graph-svg").bounding_box()
+    assert box is not None and view is not None
+    assert view["x"] <= box["x"] and box["x"] + box["width"] <= view["x"] + view["width"], box

@@ -162,7 +162,7 @@ export function createFollower(options) {
  * beside the current value is too wide (a big graph's records have room for 9
  * digits: an MLP's `(x-1)**2` and its `x-1`), the target's gradient cell with its label,
  * where the sum lands. Too far apart for that, the targets with their labels are kept,
- * else one alone. Where one target adds to a gradient already holding a contribution (a
+ * else one alone, else its gradient cell with its label. Where one target adds to a gradient already holding a contribution (a
  * fork: the expanded neuron's e, an MLP's b), only that one is kept beside the current
  * value or alone, since the sum is the lesson; else any that fits beside it, and alone
  * the first the rule writes.
@@ -216,11 +216,16 @@ function stepFocus(options, index, frameIndex, k, state) {
   const fits = (/** @type {Box} */ box) =>
     box.width * k <= view.width - FIT_MARGIN && box.height * k <= view.height - FIT_MARGIN;
   // A `+=` into the current value itself (a box holding both ends of a rule) labels it.
+  // The current value with that label: kept as one, for its sum may be the step's lesson
+  // (a closed box's `b` summing inside it, on a phone, lost its label at the edge).
   const self = reads.get(index);
+  const mine = self ?? own;
   reads.delete(index);
-  const whole = [...reads.values()].reduce(union, self ?? own);
+  const whole = [...reads.values()].reduce(union, mine);
   if (fits(whole)) return { whole, keep: whole };
-  if (!backward || reads.size === 0) return { whole, keep: own };
+  // Its label with its gradient cell, where the sum lands, if the whole record is too wide.
+  const selves = self ? [self, /** @type {Box} */ (lands.get(index))] : [];
+  if (!backward || reads.size === 0) return { whole, keep: selves.find(fits) ?? own };
   const sum = state?.contributions.find((c) => c.before !== 0 && reads.has(c.child));
   const first = state?.contributions.find((c) => reads.has(c.child));
   const chosen = /** @type {number} */ ((sum ?? first)?.child);
@@ -228,10 +233,12 @@ function stepFocus(options, index, frameIndex, k, state) {
   // With a sum, its target or none; else whichever target fits beside the current value.
   const beside = sum ? [chosen] : [...reads.keys()];
   const choices = [
-    ...beside.map((child) => union(own, /** @type {Box} */ (reads.get(child)))),
-    ...beside.map((child) => union(own, /** @type {Box} */ (lands.get(child)))),
+    ...beside.map((child) => union(mine, /** @type {Box} */ (reads.get(child)))),
+    ...beside.map((child) => union(mine, /** @type {Box} */ (lands.get(child)))),
+    ...(sum ? [] : selves),
     [...reads.values()].reduce(union),
     one,
+    /** @type {Box} */ (lands.get(chosen)),
   ];
   return { whole, keep: choices.find(fits) ?? recordBox(layout, chosen) };
 }

@@ -154,18 +154,19 @@ export function createFollower(options) {
  * What a step shows, in layout units: `whole`, the node with the values its step reads
  * (a build's operands; a backward step's `+=` targets, each with its `+=` label), and
  * `keep`, what must be on screen whole: `whole` where it fits the view at scale `k`.
- * Where it does not (a phone), the current value is kept with one `+=` target and its
- * label: the value whose rule runs, whose gradient every `+=` multiplies, and a number
- * being added; the view then slides from them towards the rest (aimAt). Keeping the
- * targets alone cut the current value off at the edge (the expanded neuron's o, beside
- * its two operands stacked a few pixels too wide for a phone). Where a whole record
- * beside the current value is too wide (a big graph's records have room for 9
- * digits: an MLP's `(x-1)**2` and its `x-1`), the target's gradient cell with its label,
- * where the sum lands. Too far apart for that, the targets with their labels are kept,
- * else one alone, else its gradient cell with its label. Where one target adds to a gradient already holding a contribution (a
- * fork: the expanded neuron's e, an MLP's b), only that one is kept beside the current
- * value or alone, since the sum is the lesson; else any that fits beside it, and alone
- * the first the rule writes.
+ * Where it does not (a phone), the first of these that fits is kept, and the view slides
+ * from it towards the rest (aimAt):
+ * - the current value (the one whose rule runs: every `+=` multiplies its gradient) with
+ *   one target and its label; keeping the targets alone cut it off at the edge (the
+ *   expanded neuron's o beside its two operands, a few pixels too wide for a phone);
+ * - the current value with a target's gradient cell and label, where the sum lands (a big
+ *   graph's records have room for 9 digits: an MLP's `(x-1)**2` beside its `x-1`);
+ * - the current value with the label of a `+=` into itself (a closed box holding both
+ *   ends of a rule), or that label with its gradient cell;
+ * - the targets with their labels; one of them; its gradient cell and label.
+ * Where one target adds to a gradient already holding a contribution (a fork: the
+ * expanded neuron's e, an MLP's b), it is the only one tried, since the sum is the
+ * lesson; else any target, and alone the first the rule writes.
  * Only the step's own few values are read: no work over the whole graph.
  * @param {FollowerOptions} options  the view's size, the layout and the timeline
  * @param {number} index

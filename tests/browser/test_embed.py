@@ -358,3 +358,36 @@ def test_share_on_the_quiz_keeps_the_quiz_and_the_script_embed_runs_the_lab(
     player_page.goto(course_page(course_site, "lab-script.html", script))
     expect(player_page.get_by_test_id("bug-lab")).to_have_attribute("data-mistake", "assign")
     expect(player_page.get_by_test_id("quiz")).to_be_visible()
+
+
+# The view's framing: the texts of the records (labels, numbers, captions) its edge cuts,
+# partly inside and partly outside, and how far the records go past its edges.
+EDGE_CUTS = """() => {
+  const view = document.querySelector('.graph-svg').getBoundingClientRect();
+  const cut = [];
+  for (const text of document.querySelectorAll('[data-testid=node] text')) {
+    const r = text.getBoundingClientRect();
+    if (!r.width) continue;
+    const inside = r.left >= view.left && r.right <= view.right;
+    const outside = r.right <= view.left || r.left >= view.right;
+    if (!inside && !outside) cut.push(text.textContent);
+  }
+  const boxes = [...document.querySelectorAll('[data-testid=node] .node-box')]
+    .map((box) => box.getBoundingClientRect());
+  const past = Math.max(...boxes.map((r) => Math.max(view.left - r.left, r.right - view.right)));
+  return {cut, past};
+}"""
+
+
+@pytest.mark.parametrize("frame", [0, 4, 6])
+def test_an_embed_a_little_narrower_than_the_neuron_cuts_no_name_or_number(
+    player_page: Page, server: str, frame: int
+) -> None:
+    # In an 800 px iframe the neuron is some 20 px wider than the view at a readable size.
+    # Centred whole, its edges cut the `x` off `x2` (which read as a constant `2`) and the
+    # `✓` off o's gradient: a graph shown whole may lose a record's border, never its
+    # text; one that is not follows the step, and the records it leaves go well past.
+    player_page.set_viewport_size({"width": 800, "height": 700})
+    open_player(player_page, player_url(server, NEURON, frame=frame, path="/embed"))
+    framing = player_page.evaluate(EDGE_CUTS)
+    assert framing["cut"] == [] or framing["past"] > 30, framing

@@ -713,6 +713,31 @@ def test_sort_step_by_step_on_a_programs_own_class_says_what_its_steps_are(
     expect(player_page.get_by_test_id("sort-steps")).to_be_visible()
 
 
+def test_the_bug_lab_offers_no_mistake_a_programs_own_class_cannot_make(
+    player_page: Page, server: str
+) -> None:
+    # The mistakes change the built-in engine's rules and sort; a program with its own
+    # class runs its own. Choosing one was refused with "the one in the editor has an
+    # error" over a program that had none: the choices are shut, and say why.
+    open_player(player_page, player_url(server, BUGGY_ASSIGN))
+    mistakes = player_page.locator("[data-testid=mistake] optgroup option")
+    expect(mistakes.first).to_be_disabled()
+    assert all(mistakes.nth(i).is_disabled() for i in range(mistakes.count()))
+    expect(player_page.get_by_test_id("mistake")).to_have_accessible_description(
+        re.compile("your class runs its own rules", re.IGNORECASE)
+    )
+
+    # A program on the built-in engine: every mistake again.
+    player_page.get_by_test_id("source").fill("a = Value(2.0)\nb = a * a\nb.backward()\n")
+    player_page.get_by_test_id("run").click()
+    expect(player_page.get_by_test_id("engine-check")).to_have_count(0)
+    expect(mistakes.first).to_be_enabled()
+    player_page.get_by_test_id("mistake").select_option("assign")
+    expect(player_page.get_by_test_id("error")).to_be_hidden()
+    expect(player_page).to_have_url(re.compile("mistake=assign"))
+    expect(player_page.get_by_test_id("frame-counter")).to_have_text(re.compile(r"^1 / "))
+
+
 _OVERLAPS = """() => {
   const box = (e) => { const b = e.getBoundingClientRect();
     const of = e.closest('[data-node-id]')?.dataset.nodeId ?? '?';

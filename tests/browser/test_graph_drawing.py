@@ -4,7 +4,7 @@ labels that do not run into the badges and records around them."""
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
 from backprop_animator.engine.program_examples import MLP_TRAINING
 from tests.browser.conftest import open_player, player_url
@@ -86,4 +86,34 @@ def test_a_crowded_frames_labels_leave_the_names_over_records_readable(
     player_page.get_by_test_id("graph-frame").scroll_into_view_if_needed()
     result = player_page.evaluate(LABELS_OVER_NAMES)
     assert result["labels"] >= 1
+    assert result["hits"] == []
+
+
+# Each topo badge shown that meets an op's shape (a circle, or a pill for tanh), in screen
+# pixels: the badge sits on its record's top-left corner, just right of the record's op.
+BADGES_ON_OPS = """() => {
+  const shown = (element) => element.getBoundingClientRect().width > 0;
+  const badges = [...document.querySelectorAll('[data-testid=topo-badge] rect')].filter(shown);
+  const ops = [...document.querySelectorAll('.op .op-shape')].filter(shown);
+  const hits = [];
+  for (const badge of badges)
+    for (const op of ops) {
+      const a = badge.getBoundingClientRect(), b = op.getBoundingClientRect();
+      if (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom)
+        hits.push(`${badge.parentNode.textContent} on ${op.parentNode.textContent}`);
+    }
+  return {badges: badges.length, hits};
+}"""
+
+
+def test_a_three_digit_topo_badge_keeps_clear_of_the_tanh_before_it(
+    player_page: Page, server: str
+) -> None:
+    # An MLP's pass is laid out without the width of its `tanh` pills: each pill took the
+    # room of a circle, and at the sort frame the badges `41`, `106`… sat on their tanh.
+    player_page.set_viewport_size(LAPTOP)
+    open_player(player_page, player_url(server, MLP_TRAINED_THREE_STEPS, frame=100))
+    expect(player_page.get_by_test_id("narration")).to_contain_text("sort")
+    result = player_page.evaluate(BADGES_ON_OPS)
+    assert result["badges"] >= 100
     assert result["hits"] == []

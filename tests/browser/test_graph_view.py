@@ -557,8 +557,10 @@ def test_each_backward_step_shows_the_value_its_operands_and_their_additions(
 ) -> None:
     """At each backward step the current value, the operands its rule adds into and
     their `+=` labels are on screen, clear of the zoom buttons, where they fit at the
-    readable scale (a laptop); where they do not (a phone), the operands with their
-    labels are, rather than the current value with its operands cut off at the edge."""
+    readable scale (a laptop); where they do not (a phone), the current value is, with a
+    `+=` label beside it, unless the label is a sum (a fork: the sum is the lesson). The
+    operands alone, with the current value cut off at the edge, left the learner without
+    the gradient every `+=` multiplies."""
     player_page.set_viewport_size(viewport)
     phone = viewport is PHONE
     # The first frame's framing (a permalink), then steps one at a time.
@@ -586,15 +588,16 @@ def test_each_backward_step_shows_the_value_its_operands_and_their_additions(
         adding = geometry["operands"] + geometry["labels"]
         assert geometry["labels"], f"frame {frame}: no += drawn"
         everything = [geometry["current"], *adding]
-        if _fits(everything, geometry["view"]):
-            shown = everything
-        elif _fits(adding, geometry["view"]):
-            shown = adding
-        else:
-            continue
         checked += 1
-        wrong = _cut_or_covered(shown, geometry)
-        assert wrong == [], f"frame {frame} at {viewport['width']} px: {wrong}"
+        if _fits(everything, geometry["view"]):
+            wrong = _cut_or_covered(everything, geometry)
+            assert wrong == [], f"frame {frame} at {viewport['width']} px: {wrong}"
+            continue
+        assert phone, f"frame {frame}: a laptop shows the whole step"
+        clear = [b for b in geometry["labels"] if not _cut_or_covered([b], geometry)]
+        assert clear, f"frame {frame}: no += label on screen"
+        current = _cut_or_covered([geometry["current"]], geometry)
+        assert current == [] or any(" + " in b["name"] for b in clear), f"frame {frame}"
     assert checked >= 5, f"only {checked} steps with a += checked"
 
 

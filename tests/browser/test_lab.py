@@ -743,3 +743,32 @@ def test_axe_finds_no_serious_violations_in_the_gradient_check_choice(
     open_player(axe_page, lab_url(tight_server, FOUR_LEAVES_THREE_PASSES, gradcheck=1))
     expect(axe_page.get_by_test_id("gradcheck")).to_have_attribute("data-checked", "2")
     assert serious_violations(axe_page) == []
+
+
+# Each comment in the code panel's listings that runs past the edge of its listing's box
+# (which scrolls sideways), with how far.
+COMMENTS_PAST_THE_EDGE = """() => [...document.querySelectorAll('[data-testid=code-panel] .code')]
+  .flatMap((box) => {
+    const edge = box.getBoundingClientRect().right;
+    return [...box.querySelectorAll('.code-comment')]
+      .filter((comment) => comment.getBoundingClientRect().right > edge + 1)
+      .map((comment) => comment.textContent);
+  })"""
+
+
+def test_the_listings_comments_wrap_inside_a_laptops_code_panel(
+    player_page: Page, server: str
+) -> None:
+    # The bug lab's listing explains its mistake in a comment, `# runs before every parent
+    # has added in`, which ran out of the code panel at 1280 px, cut at "every pa", as
+    # did the program's own `# chosen so that n = 0.8814 and o = sqrt(2)/2`.
+    player_page.set_viewport_size({"width": 1280, "height": 800})
+    frames = len(trace_source(NEURON, "expanded", mistake="no-sort")["frames"])
+    url = lab_url(server, NEURON, mistake="no-sort", granularity="expanded", frame=frames - 1)
+    open_player(player_page, url)
+    code = player_page.get_by_test_id("code-panel")
+    expect(code).to_contain_text("runs before every parent has added in")
+    assert player_page.evaluate(COMMENTS_PAST_THE_EDGE) == []
+    player_page.get_by_test_id("scrubber").fill("3")
+    expect(code).to_contain_text("chosen so that")
+    assert player_page.evaluate(COMMENTS_PAST_THE_EDGE) == []

@@ -606,3 +606,31 @@ def test_the_feedback_goes_with_its_rule_and_the_summary_does_not_grow_the_page(
     expect(summary).to_contain_text("Steps to revisit")
     done = quiz.bounding_box()["height"]  # type: ignore[index]
     assert done <= max(heights) + 1, (done, heights)
+
+
+def test_a_phone_keeps_no_screenful_of_blank_under_the_question(
+    player_page: Page, server: str
+) -> None:
+    # The card keeps the room of its end summary all along, so the page does not grow
+    # when the quiz ends; the summary listed up to 8 missed steps in full, and on a phone
+    # that room was some 650 px of blank under every question, the narration and code a
+    # screen further down. The list scrolls in a box of its own now.
+    player_page.set_viewport_size({"width": 390, "height": 844})
+    open_player(player_page, quiz_url(server))
+    go_to_next_question(player_page)
+    quiz = player_page.get_by_test_id("quiz").bounding_box()
+    prompt = player_page.get_by_test_id("quiz-prompt").bounding_box()
+    assert quiz is not None and prompt is not None
+    blank = quiz["y"] + quiz["height"] - (prompt["y"] + prompt["height"])
+    assert blank < 160, blank
+
+    for _ in range(9):
+        answer(player_page, "0")  # wrong: every step is listed to revisit
+        if player_page.get_by_test_id("quiz-summary").is_visible():
+            break
+        go_to_next_question(player_page)
+    summary = player_page.get_by_test_id("quiz-summary")
+    expect(summary).to_contain_text("Steps to revisit")
+    last = summary.locator("a").last
+    last.scroll_into_view_if_needed()
+    expect(last).to_be_visible()

@@ -4,7 +4,9 @@ fork at e on a phone, and no node text under 11 px at the smallest zoom the view
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Literal
 
 import pytest
@@ -13,6 +15,7 @@ from playwright.sync_api import Browser, Page, expect
 from backprop_animator.engine import trace_source
 from backprop_animator.engine.examples import NEURON as NEURON_PROGRAM
 from tests.browser.conftest import Problems, motion, open_player, player_url
+from tests.support.programs import MLP_TRAINED_THREE_STEPS
 
 pytestmark = pytest.mark.browser
 
@@ -195,3 +198,124 @@ def test_a_small_phone_reads_the_page_without_scrolling_sideways(
         height = name.evaluate("e => e.getBoundingClientRect().height")
         size = name.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
         assert height < 2 * size
+
+
+# The screen boxes of the value whose rule runs, of the values receiving a `+=` and of
+# their labels, of the graph's frame and of the zoom buttons, once the view is still.
+BACKWARD_STEP = """async () => {
+  const viewport = document.querySelector('[data-testid=graph-viewport]');
+  const frame = () => new Promise((done) => requestAnimationFrame(() => done()));
+  for (let still = 0, last = null; still < 4; ) {
+    await frame();
+    const now = viewport.getAttribute('transform');
+    still = now === last ? still + 1 : 0;
+    last = now;
+  }
+  const box = (element) => {
+    const r = element.getBoundingClientRect();
+    return {left: r.left, top: r.top, right: r.right, bottom: r.bottom,
+            name: element.dataset.label || element.dataset.nodeId || element.textContent};
+  };
+  return {
+    view: box(document.querySelector('[data-testid=graph-frame]')),
+    tools: box(document.querySelector('[data-testid=graph-frame] .graph-tools')),
+    current: box(document.querySelector('[data-testid=node][data-role=active] .node-box')),
+    targets: [...document.querySelectorAll('[data-testid=node][data-role=receiving] .node-box')]
+      .map(box),
+  };
+}"""
+
+
+def _clear(box: dict[str, float], view: dict[str, float], tools: dict[str, float]) -> bool:
+    inside = (
+        box["left"] >= view["left"]
+        and box["right"] <= view["right"]
+        and box["top"] >= view["top"]
+        and box["bottom"] <= view["bottom"]
+    )
+    under = (
+        box["left"] < tools["right"]
+        and box["right"] > tools["left"]
+        and box["top"] < tools["bottom"]
+        and box["bottom"] > tools["top"]
+    )
+    return inside and not under
+
+
+def test_a_phone_keeps_the_value_whose_rule_runs_on_screen(phone: Page, server: str) -> None:
+    # The expanded neuron's `o = num * den**-1` step: its two operands, stacked one above
+    # the other, and o beside them were a few pixels too wide for a phone together, and
+    # the view kept the operands and cut o, the value whose gradient every `+=` multiplies,
+    # off at the right edge (den's step, likewise).
+    trace = trace_source(NEURON_PROGRAM, "expanded")
+    labels = {node["id"]: node["label"] for node in trace["nodes"]}
+    steps = [
+        k
+        for k, f in enumerate(trace["frames"])
+        if f["phase"] == "backward" and labels[f["node"]] in ("o", "den")
+    ]
+    assert len(steps) == 2
+    open_player(
+        phone, player_url(server, NEURON_PROGRAM, frame=steps[0] - 2, granularity="expanded")
+    )
+    phone.get_by_test_id("graph-frame").scroll_into_view_if_needed()
+    phone.get_by_test_id("graph-frame").focus()
+    for k in range(steps[0] - 1, steps[1] + 1):
+        phone.keyboard.press("ArrowRight")
+        expect(phone.get_by_test_id("frame-counter")).to_have_text(f"{k + 1} / 29")
+        if k not in steps:
+            continue
+        step = phone.evaluate(BACKWARD_STEP)
+        assert _clear(step["current"], step["view"], step["tools"]), f"frame {k}: {step}"
+        assert any(_clear(t, step["view"], step["tools"]) for t in step["targets"]), k
+
+
+def test_a_laptop_shows_the_whole_rule_of_a_long_named_parameter(laptop: Page, server: str) -> None:
+    # An MLP parameter's second `+=` on a laptop: the line `→ (layers[1].neurons[0].w[2]).grad
+    # = −0.3472 + −0.00444 = −0.3516` ran past the code panel and its sum, the step's
+    # result, was out of view (only a phone wrapped the rule at its spaces).
+    frames = trace_source(MLP_TRAINED_THREE_STEPS)["frames"]
+    k = next(
+        k
+        for k, f in enumerate(frames)
+        if f["phase"] == "backward" and any(c["before"] != 0 for c in f["contributions"])
+    )
+    open_player(laptop, player_url(server, MLP_TRAINED_THREE_STEPS, frame=k))
+    rules = laptop.get_by_test_id("substitution")
+    expect(rules.first).to_contain_text("layers[1].neurons[0].w[2]")
+    for i in range(rules.count()):
+        assert rules.nth(i).evaluate("e => e.scrollWidth <= e.clientWidth"), i
+
+
+LECTURE = (
+    Path(__file__).parents[1]
+    / "engine/public_code/nn_zero_to_hero_micrograd_lecture_second_half.py"
+).read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("source", "frame", "total"),
+    [(LECTURE, 9002, 14144), (MLP_TRAINED_THREE_STEPS, 176, 734)],
+    ids=["a-box-summing-into-itself", "a-label-placed-far-from-its-value"],
+)
+def test_a_phone_keeps_a_steps_sum_on_screen(
+    phone: Page, server: str, source: str, frame: int, total: int
+) -> None:
+    # The `+=` that makes a sum is the step's lesson. In the lecture's network a closed
+    # neuron's `b` sums inside the box whose rule runs: the label was the current value's
+    # own, and the view kept the other operand and cut the sum off at the edge. In the
+    # MLP the sum's label sits far from its value: the value alone was kept, the label
+    # off screen. Where nothing wider fits, its gradient cell and label are kept.
+    open_player(phone, player_url(server, source, frame=frame - 1))
+    graph = phone.get_by_test_id("graph-frame")
+    graph.scroll_into_view_if_needed()
+    graph.focus()
+    phone.keyboard.press("ArrowRight")
+    expect(phone.get_by_test_id("frame-counter")).to_have_text(f"{frame + 1} / {total}")
+    sums = phone.locator("[data-testid=delta]", has_text=re.compile(r" [+−] .*→"))
+    expect(sums).to_have_count(1)
+    phone.wait_for_timeout(300)
+    box = sums.first.bounding_box()
+    view = phone.locator(".graph-svg").bounding_box()
+    assert box is not None and view is not None
+    assert view["x"] <= box["x"] and box["x"] + box["width"] <= view["x"] + view["width"], box

@@ -12,9 +12,8 @@ import {
   TAG_HEIGHT,
   tagReach,
   tagSpot,
-  topoBadgeWidth,
 } from "../../static/js/graph/label-placement.js";
-import { SIZES } from "../../static/js/layout/layout-sizes.js";
+import { SIZES, topoBadgeWidth } from "../../static/js/layout/layout-sizes.js";
 
 const h = SIZES.recordHeight;
 

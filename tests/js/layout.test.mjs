@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
 import dagre from "../../static/vendor/dagre/dagre.esm.js";
-import { SIZES, opWidth } from "../../static/js/layout/layout-sizes.js";
+import { SIZES, opWidth, topoBadgeWidth } from "../../static/js/layout/layout-sizes.js";
 import {
   DAGRE_MAX_NODES,
   growToEdges,
@@ -134,6 +134,58 @@ describe("room for named ops (issue 23, 12)", () => {
     const [leaf, out] = wide.records;
     assert.ok(pill && leaf.x + leaf.width / 2 < pill.x - opWidth(7) / 2);
     assert.ok(pill && pill.x + opWidth(7) / 2 < out.x - out.width / 2);
+  });
+});
+
+describe("topo badges clear of the op shapes", () => {
+  // A chain of `n` values, each made by `op` (drawn as a pill of `chars` characters) from
+  // the one before: value i's record wears badge `i + 1` on its top-left corner, and its
+  // op sits just left of that corner.
+  const chain = (n, op, chars) => ({
+    nodes: Array.from({ length: n }, (_, i) => ({
+      label: "",
+      op: i === 0 ? "" : op,
+      opChars: i === 0 ? 0 : chars,
+    })),
+    edges: Array.from({ length: n - 1 }, (_, i) => ({ child: i, parent: i + 1 })),
+    order: Array.from({ length: n }, (_, i) => i),
+    output: n - 1,
+  });
+
+  /** How far apart (layout units) value i's badge and its op's shape are; < 0: they meet. */
+  function badgeToOp(layout, input, i) {
+    const record = layout.records[i];
+    const op = /** @type {{x: number, y: number}} */ (layout.ops[i]);
+    const half = topoBadgeWidth(input.nodes.length) / 2;
+    const badge = {
+      left: record.x - record.width / 2 - half,
+      top: record.y - SIZES.recordHeight / 2 - 9,
+    };
+    const opRight = op.x + opWidth(input.nodes[i].opChars) / 2;
+    // The badge's lower half hangs over the op's upper half (they share rows): only the
+    // gap across counts.
+    assert.ok(badge.top + 18 > op.y - SIZES.opRadius, "the badge and the op share rows");
+    return badge.left - opRight;
+  }
+
+  for (const [n, op, chars] of [
+    [400, "tanh", 4],
+    [400, "+", 1],
+    [2500, "sigmoid", 7],
+    [12_000, "tanh", 4],
+  ])
+    it(`keeps a badge of ${String(n).length} digits clear of a ${op} (layered layout, ${n} values)`, () => {
+      const input = chain(n, op, chars);
+      const layout = layoutGraph(input);
+      assert.equal(layout.engine, "layered");
+      for (const i of [1, n - 1]) assert.ok(badgeToOp(layout, input, i) >= 2, `value ${i}`);
+    });
+
+  it("keeps a three-digit badge clear of a tanh in dagre's layout too", () => {
+    const input = chain(120, "tanh", 4);
+    const layout = layoutGraph(input, dagre);
+    assert.equal(layout.engine, "dagre");
+    assert.ok(badgeToOp(layout, input, 119) >= 2);
   });
 });
 

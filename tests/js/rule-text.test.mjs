@@ -4,6 +4,7 @@ import { describe, it } from "node:test";
 import {
   attribute,
   backwardLines,
+  commentStart,
   gradName,
   localSymbol,
   MOST_RULE_LINES,
@@ -325,5 +326,16 @@ describe("writeStatement: the statement of a line that writes a gradient", () =>
         ["p.grad += g", "= 3", "\u2192 c.grad = 3"],
       ],
     );
+  });
+});
+
+describe("commentStart", () => {
+  it("finds the # that starts a line's comment, outside strings", () => {
+    assert.equal(commentStart("        return              # skip: already placed"), 28);
+    assert.equal(commentStart("# a whole-line comment"), 0);
+    assert.equal(commentStart("x = a * b"), -1);
+    assert.equal(commentStart('print("# of nodes", n)  # count'), 24);
+    assert.equal(commentStart("label = 'a#b'"), -1);
+    assert.equal(commentStart('s = "it\\"s # not"'), -1);
   });
 });

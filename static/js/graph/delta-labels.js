@@ -5,7 +5,8 @@
  * Labels of children that are not drawn (off screen on a big graph) are left out.
  */
 import { formatValue } from "../player/format.js";
-import { deltaTexts, obstaclesOf, placeLabels, topoBadgeWidth } from "./label-placement.js";
+import { deltaTexts, obstaclesOf, placeLabels } from "./label-placement.js";
+import { topoBadgeWidth } from "../layout/layout-sizes.js";
 import { svg } from "../player/svg.js";
 
 /**

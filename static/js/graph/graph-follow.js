@@ -154,14 +154,19 @@ export function createFollower(options) {
  * What a step shows, in layout units: `whole`, the node with the values its step reads
  * (a build's operands; a backward step's `+=` targets, each with its `+=` label), and
  * `keep`, what must be on screen whole: `whole` where it fits the view at scale `k`.
- * Where it does not (a phone), the `+=` targets with their labels are kept, for the
- * numbers being added are the step's lesson and the current node is one edge away;
- * the view then slides from them towards the rest (aimAt) rather than centring the
- * current node and cutting the targets off at the edge, which left the learner
- * nothing to read. Too far apart for the view, one target is kept with the current
- * node, else alone: the one that adds to a gradient already holding a contribution
- * (a fork: the expanded neuron's e, an MLP's b), since the sum is the lesson, else
- * the first the rule writes.
+ * Where it does not (a phone), the first of these that fits is kept, and the view slides
+ * from it towards the rest (aimAt):
+ * - the current value (the one whose rule runs: every `+=` multiplies its gradient) with
+ *   one target and its label; keeping the targets alone cut it off at the edge (the
+ *   expanded neuron's o beside its two operands, a few pixels too wide for a phone);
+ * - the current value with a target's gradient cell and label, where the sum lands (a big
+ *   graph's records have room for 9 digits: an MLP's `(x-1)**2` beside its `x-1`);
+ * - the current value with the label of a `+=` into itself (a closed box holding both
+ *   ends of a rule), or that label with its gradient cell;
+ * - the targets with their labels; one of them; its gradient cell and label.
+ * Where one target adds to a gradient already holding a contribution (a fork: the
+ * expanded neuron's e, an MLP's b), it is the only one tried, since the sum is the
+ * lesson; else any target, and alone the first the rule writes.
  * Only the step's own few values are read: no work over the whole graph.
  * @param {FollowerOptions} options  the view's size, the layout and the timeline
  * @param {number} index
@@ -176,6 +181,8 @@ function stepFocus(options, index, frameIndex, k, state) {
   const backward = state?.phase === "backward";
   /** @type {Map<number, Box>} */
   const reads = new Map();
+  /** Each `+=` target's gradient cell with its label: where the sum lands. @type {Map<number, Box>} */
+  const lands = new Map();
   if (backward && state) {
     const placed = options.placedLabels?.(state.index) ?? null;
     const overwrite = timeline.trace.mistake === "assign"; // as delta-labels.js writes them
@@ -188,16 +195,14 @@ function stepFocus(options, index, frameIndex, k, state) {
         const size = labelSize(texts);
         label = { ...labelSpot(record, size, []), ...size };
       }
-      const box = recordBox(layout, child);
-      reads.set(
-        child,
-        union(box, {
-          x: label.x + label.width / 2,
-          y: label.y + label.height / 2,
-          width: label.width,
-          height: label.height,
-        }),
-      );
+      const labelBox = {
+        x: label.x + label.width / 2,
+        y: label.y + label.height / 2,
+        width: label.width,
+        height: label.height,
+      };
+      reads.set(child, union(recordBox(layout, child), labelBox));
+      lands.set(child, union(gradCellBox(layout, child), labelBox));
     }
   } else {
     for (const child of timeline.operands[index] ?? []) {
@@ -206,20 +211,36 @@ function stepFocus(options, index, frameIndex, k, state) {
     }
   }
   const view = panZoom.size;
-  // A little margin (the phone's neuron step, 319 px wide, fits its 364 px view).
+  // A little margin: the phone's neuron step (319 px wide) fits its 364 px view, and so
+  // does the expanded neuron's o beside its two operands (349 px; 16 px of margin left
+  // o cut off at the edge).
   const fits = (/** @type {Box} */ box) =>
-    box.width * k <= view.width - 16 && box.height * k <= view.height - 16;
+    box.width * k <= view.width - FIT_MARGIN && box.height * k <= view.height - FIT_MARGIN;
   // A `+=` into the current value itself (a box holding both ends of a rule) labels it.
+  // The current value with that label: kept as one, for its sum may be the step's lesson
+  // (a closed box's `b` summing inside it, on a phone, lost its label at the edge).
   const self = reads.get(index);
+  const mine = self ?? own;
   reads.delete(index);
-  const whole = [...reads.values()].reduce(union, self ?? own);
+  const whole = [...reads.values()].reduce(union, mine);
   if (fits(whole)) return { whole, keep: whole };
-  if (!backward || reads.size === 0) return { whole, keep: own };
+  // Its label with its gradient cell, where the sum lands, if the whole record is too wide.
+  const selves = self ? [self, /** @type {Box} */ (lands.get(index))] : [];
+  if (!backward || reads.size === 0) return { whole, keep: selves.find(fits) ?? own };
   const sum = state?.contributions.find((c) => c.before !== 0 && reads.has(c.child));
   const first = state?.contributions.find((c) => reads.has(c.child));
   const chosen = /** @type {number} */ ((sum ?? first)?.child);
   const one = /** @type {Box} */ (reads.get(chosen));
-  const choices = [[...reads.values()].reduce(union), union(own, one), one];
+  // With a sum, its target or none; else whichever target fits beside the current value.
+  const beside = sum ? [chosen] : [...reads.keys()];
+  const choices = [
+    ...beside.map((child) => union(mine, /** @type {Box} */ (reads.get(child)))),
+    ...beside.map((child) => union(mine, /** @type {Box} */ (lands.get(child)))),
+    ...(sum ? [] : selves),
+    [...reads.values()].reduce(union),
+    one,
+    /** @type {Box} */ (lands.get(chosen)),
+  ];
   return { whole, keep: choices.find(fits) ?? recordBox(layout, chosen) };
 }
 
@@ -297,6 +318,21 @@ function recordBox(layout, i) {
   };
 }
 
+/**
+ * The gradient cell of value i's record, its right one (centre and size).
+ * @param {import("../layout/layout.js").Layout} layout
+ * @param {number} i
+ */
+function gradCellBox(layout, i) {
+  const record = layout.records[i];
+  return {
+    x: record.x + record.width / 2 - record.valueWidth / 2,
+    y: record.y,
+    width: record.valueWidth,
+    height: SIZES.recordHeight,
+  };
+}
+
 /** The smallest box holding both. @param {Box} a @param {Box} b @returns {Box} */
 function union(a, b) {
   const left = Math.min(a.x - a.width / 2, b.x - b.width / 2);
@@ -311,16 +347,21 @@ function union(a, b) {
   };
 }
 
+/** Screen pixels a step's values leave free across the view, to count as fitting it. */
+const FIT_MARGIN = 8;
 /** Screen pixels the view keeps beside the content's edge (view-transform's clampToContent). */
 const CONTENT_MARGIN = 16;
 /** Screen pixels from the view's edge within which a box counts as in view (isInView). */
 const IN_VIEW_MARGIN = 24;
 /**
- * Screen pixels the records may overhang each side of the view and still be shown
- * whole across it, centred: a record's border and padding, never a leaf's name (which
- * the view following the output cut off instead).
+ * Screen pixels the records may overhang each side of the view at scale k and still be
+ * shown whole across it, centred: a record's border and the padding of its cells, less a
+ * pixel, so never a leaf's name or a number. 12 px, more than the padding, cut the `x` of
+ * the neuron's `x2` in an 800 px embed, which then read as a constant `2`.
+ * Example: overhang(0.88) -> 5.16
+ * @param {number} k
  */
-const OVERHANG = 12;
+const overhang = (k) => Math.max(0, SIZES.cellPadding * k - 1);
 
 /**
  * The content x to centre on to show `box` at scale k. A graph drawn whole (small)
@@ -345,7 +386,7 @@ function aimX({ panZoom, small, layout }, box, k) {
     low = Math.min(low, record.x - record.width / 2);
     high = Math.max(high, record.x + record.width / 2);
   }
-  if ((high - low) * k <= width + 2 * OVERHANG) return (low + high) / 2;
+  if ((high - low) * k <= width + 2 * overhang(k)) return (low + high) / 2;
   const x = Math.min(CONTENT_MARGIN, width - IN_VIEW_MARGIN - (box.x + box.width / 2) * k);
   // A box wider than the view: centre it, as before.
   if ((box.x - box.width / 2) * k + x < IN_VIEW_MARGIN) return box.x;

@@ -9,7 +9,13 @@
  * quiz, passes) extend it and paintNode, and every renderer follows.
  */
 import { formatValue } from "../player/format.js";
-import { SIZES, labelIsName, opWidth, visibleLabel } from "../layout/layout-sizes.js";
+import {
+  SIZES,
+  labelIsName,
+  opWidth,
+  topoBadgeWidth,
+  visibleLabel,
+} from "../layout/layout-sizes.js";
 import { opGlyph } from "../passes/op-facts.js";
 import { edgeBow, edgePath, svg } from "../player/svg.js";
 
@@ -191,7 +197,7 @@ export function createNodeElements(
       group,
     ).textContent = name;
   const position = String(topoIndex[i] + 1);
-  const badgeWidth = Math.max(18, position.length * 6.5 + 8);
+  const badgeWidth = topoBadgeWidth(topoIndex[i] + 1);
   const badge = svg("g", { class: "topo-badge", "data-testid": "topo-badge" }, group);
   svg("rect", { x: -badgeWidth / 2, y: -9, width: badgeWidth, height: 18, rx: 9 }, badge);
   svg("text", { dy: "0.35em" }, badge).textContent = position;

@@ -169,15 +169,6 @@ function nameBox(left, top, width) {
   return { x: left + 14, y: top - 15, width, height: 12 };
 }
 
-/**
- * The width of the topo badge showing this 1-based position (graph-scene.js draws it).
- * Example: topoBadgeWidth(7) -> 18; topoBadgeWidth(134) -> 27.5
- * @param {number} position
- */
-export function topoBadgeWidth(position) {
-  return Math.max(18, String(position).length * 6.5 + 8);
-}
-
 /** A parted tag's height (parted-marks.js), and its gap to its record. */
 export const TAG_HEIGHT = 17;
 const TAG_GAP = 2;

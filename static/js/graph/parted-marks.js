@@ -11,16 +11,9 @@
  * final gradient, which would say the value beside its tag is right.
  */
 import { formatValue } from "../player/format.js";
-import { opWidth } from "../layout/layout-sizes.js";
+import { opWidth, topoBadgeWidth } from "../layout/layout-sizes.js";
 import { gradCaptionText, opName } from "./graph-scene.js";
-import {
-  boxGrid,
-  markObstacles,
-  TAG_HEIGHT,
-  tagReach,
-  tagSpot,
-  topoBadgeWidth,
-} from "./label-placement.js";
+import { boxGrid, markObstacles, TAG_HEIGHT, tagReach, tagSpot } from "./label-placement.js";
 import { opGlyph } from "../passes/op-facts.js";
 import { partedAt } from "../lab/mistakes.js";
 import { svg } from "../player/svg.js";

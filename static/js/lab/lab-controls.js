@@ -22,6 +22,10 @@ import { html } from "../player/svg.js";
 export const OWN_SORT_NOTE =
   "Your own backward() sorts here: the steps are those of the depth-first walk that " +
   "makes its order. Where no such walk makes it, the seed frame says what it did.";
+/** Why a program with its own Value class is offered no mistake. */
+export const OWN_RULES_NOTE =
+  "Your class runs its own rules: the mistakes change the built-in engine's. Write the " +
+  "bug into your class, and Check your engine shows where it parts from a right one.";
 let serial = 0;
 
 /**
@@ -29,13 +33,14 @@ let serial = 0;
  * @param {{onChange: (state: import("./lab-url.js").LabState) => void}} options
  */
 export function mountLabControls(container, { onChange }) {
+  const mistakes = html(
+    "optgroup",
+    { label: "with a mistake" },
+    MISTAKE_CHOICES.map(({ id, title }) => html("option", { value: id, text: title })),
+  );
   const select = html("select", { "data-testid": "mistake", name: "mistake" }, [
     html("option", { value: "", text: "right (no mistake)" }),
-    html(
-      "optgroup",
-      { label: "with a mistake" },
-      MISTAKE_CHOICES.map(({ id, title }) => html("option", { value: id, text: title })),
-    ),
+    mistakes,
   ]);
   const steps = html("input", {
     type: "checkbox",
@@ -94,11 +99,16 @@ export function mountLabControls(container, { onChange }) {
     read,
     /**
      * The trace on screen has its own Value class (`engine_check`): the note says what
-     * the steps are for it.
+     * the steps are for it, and the mistakes (the built-in engine's) are shut.
      * @param {boolean} own
      */
     setOwnEngine(own) {
       stepsNote.hidden = !own;
+      // The server refuses a mistake for such a program: none is offered, and the
+      // select's description says why.
+      for (const option of mistakes.querySelectorAll("option")) option.disabled = own;
+      mistakes.label = own ? "with a mistake (the built-in engine only)" : "with a mistake";
+      select.title = own ? OWN_RULES_NOTE : "";
       if (own) {
         steps.setAttribute("aria-describedby", stepsNote.id);
         stepsLabel.title = OWN_SORT_NOTE;

@@ -11,9 +11,11 @@
  * top-down and a bottom-up packing keeps order and spacing).
  */
 import { unpackLayout, packInput } from "./layout-pack.js";
-import { SIZES, recordCells } from "./layout-sizes.js";
+import { SIZES, opWidth, recordCells, topoBadgeWidth } from "./layout-sizes.js";
 
 const SWEEPS = 8;
+/** Layout units kept between a record's topo badge and its op's shape. */
+const BADGE_CLEARANCE = 3;
 
 /**
  * @param {{nodes: Array<{label: string, op: string}>, edges: Array<{child: number, parent: number}>,
@@ -58,11 +60,18 @@ export function layeredLayoutPacked(input, spacing) {
         columnWidth[rank[v]],
         cellsByChars[input.labelChars[v]].width,
       );
-  const opSpace = 2 * SIZES.opRadius + spacing.ranksep;
+  // Each column's widest op shape (a circle, or a pill for tanh, sigmoid…), and the gap
+  // between an op and its record: at least half the spacing, and room for the widest topo
+  // badge the graph can show (on the record's top-left corner, level with the op's top).
+  const opRoom = new Float64Array(maxRank + 1).fill(2 * SIZES.opRadius);
+  for (let v = 0; v < size; v++)
+    if (rank[v] >= 0 && input.hasOp[v])
+      opRoom[rank[v]] = Math.max(opRoom[rank[v]], opWidth(input.hasOp[v]));
+  const opGap = Math.max(spacing.ranksep / 2, topoBadgeWidth(size) / 2 + BADGE_CLEARANCE);
   const columnRight = new Float64Array(maxRank + 1);
   let x = spacing.margin;
   for (let r = maxRank; r >= 0; r--) {
-    x += opSpace + columnWidth[r];
+    x += spacing.ranksep / 2 + opRoom[r] + opGap + columnWidth[r];
     columnRight[r] = x;
     x += spacing.ranksep;
   }
@@ -82,7 +91,7 @@ export function layeredLayoutPacked(input, spacing) {
     bottom = Math.max(bottom, ry);
     if (!input.hasOp[v]) continue;
     opCount++;
-    ops[2 * v] = rx - cells.width / 2 - spacing.ranksep / 2 - SIZES.opRadius;
+    ops[2 * v] = rx - cells.width / 2 - opGap - opWidth(input.hasOp[v]) / 2;
     ops[2 * v + 1] = ry;
   }
   return {
@@ -91,7 +100,7 @@ export function layeredLayoutPacked(input, spacing) {
     millis: Date.now() - started,
     records,
     ops,
-    ...edgeRoutes(edges, edgeCount, size, records, ops),
+    ...edgeRoutes(edges, edgeCount, size, records, ops, input.hasOp),
     ...resultRoutes(input.hasOp, size, opCount, records, ops),
   };
 }
@@ -215,8 +224,9 @@ function orderColumns(near, layerStart, layerNodes, step) {
  * @param {number} size  the number of nodes
  * @param {Float64Array} records
  * @param {Float64Array} ops
+ * @param {Uint8Array} hasOp  per node, its op's glyph length (0: none)
  */
-function edgeRoutes(edges, edgeCount, size, records, ops) {
+function edgeRoutes(edges, edgeCount, size, records, ops, hasOp) {
   const edgeIndex = new Int32Array(3 * edgeCount);
   const pointStart = new Int32Array(edgeCount + 1);
   const points = new Float64Array(4 * edgeCount);
@@ -233,7 +243,7 @@ function edgeRoutes(edges, edgeCount, size, records, ops) {
     pointStart[k + 1] = 2 * (k + 1);
     points[4 * k] = records[5 * child] + records[5 * child + 2] / 2;
     points[4 * k + 1] = records[5 * child + 1];
-    points[4 * k + 2] = ops[2 * parent] - SIZES.opRadius;
+    points[4 * k + 2] = ops[2 * parent] - opWidth(hasOp[parent]) / 2;
     points[4 * k + 3] = ops[2 * parent + 1];
   }
   return { edgeIndex, pointStart, points };
@@ -256,7 +266,7 @@ function resultRoutes(hasOp, size, opCount, records, ops) {
     if (!hasOp[v]) continue;
     resultNode[k] = v;
     resultStart[k + 1] = 2 * (k + 1);
-    resultPoints[4 * k] = ops[2 * v] + SIZES.opRadius;
+    resultPoints[4 * k] = ops[2 * v] + opWidth(hasOp[v]) / 2;
     resultPoints[4 * k + 1] = ops[2 * v + 1];
     resultPoints[4 * k + 2] = records[5 * v] - records[5 * v + 2] / 2;
     resultPoints[4 * k + 3] = ops[2 * v + 1];

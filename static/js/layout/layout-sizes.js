@@ -28,6 +28,16 @@ export function opWidth(chars) {
 }
 
 /**
+ * The width of the topo badge showing this 1-based position, drawn centred on a record's
+ * top-left corner (graph-scene.js); the layouts keep op shapes clear of it.
+ * Example: topoBadgeWidth(7) -> 18; topoBadgeWidth(134) -> 27.5
+ * @param {number} position
+ */
+export function topoBadgeWidth(position) {
+  return Math.max(18, String(position).length * 6.5 + 8);
+}
+
+/**
  * The label as drawn: long labels are cut with an ellipsis (the full text stays in
  * the node's tooltip, table row and data-label).
  * Example: visibleLabel("a_very_long_label_indeed_so") -> "a_very_long_label_ind…"

@@ -22,6 +22,7 @@ import {
 import { mountGraph } from "../graph/graph-view.js";
 import { recordLabel, valueChars } from "../layout/layout.js";
 import { computeLayout } from "../layout/layout-runner.js";
+import { opGlyph } from "./op-facts.js";
 import { passNames } from "./pass-views.js";
 import { html } from "../player/svg.js";
 
@@ -154,6 +155,9 @@ export async function mountPassGraph(
       nodes: viewNodes.map((node, v) => ({
         label: recordLabel(node),
         op: node.op,
+        // The drawn glyph's length: a tanh's pill is wider than a circle, and laid out as
+        // one it met the topo badge of its record (layout.js's layoutInput does the same).
+        opChars: node.op ? opGlyph(trace.ops, node.op).length : 0,
         ...(boxItem.size ? { cluster: clusterOf(v) } : {}),
       })),
       edges: view.edges,

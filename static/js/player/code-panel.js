@@ -10,6 +10,7 @@ import { formatValue } from "./format.js";
 import { mistakeCode, sortStepCode } from "../lab/lab-code.js";
 import {
   backwardLines,
+  commentStart,
   gradName,
   programRule,
   ruleSource,
@@ -52,7 +53,16 @@ function codeBlock(lines, marked, { first, label, tone } = {}) {
       row.append(
         html("span", { class: "line-number", "aria-hidden": "true", text: String(first + i) }),
       );
-    row.append(line === "" ? " " : line);
+    // A comment wraps in the room the code leaves it, hanging at its own column: the
+    // listings explain themselves in comments (`# runs before every parent has added
+    // in`), which ran out of a laptop's panel, cut at its edge.
+    const comment = commentStart(line);
+    if (comment < 0) row.append(line === "" ? " " : line);
+    else
+      row.append(
+        html("span", { class: "code-text", text: line.slice(0, comment) }),
+        html("span", { class: "code-comment", text: line.slice(comment) }),
+      );
     code.append(row);
   });
   const figure = {

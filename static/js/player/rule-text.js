@@ -11,6 +11,26 @@ import { formatValue } from "./format.js";
 import { exponentOf, factsOf, fill, opKey } from "../passes/op-facts.js";
 
 /**
+ * Where a line's comment starts: the index of the `#` outside any string literal on the
+ * line, or -1. A line inside a triple-quoted string is read as code (at worst its text
+ * after a `#` wraps like a comment).
+ * Example: commentStart("x = 1  # one") -> 7; commentStart("s = '#'") -> -1
+ * @param {string} line
+ */
+export function commentStart(line) {
+  /** @type {string | null} */ let quote = null;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (quote) {
+      if (c === "\\") i++;
+      else if (c === quote) quote = null;
+    } else if (c === "'" || c === '"') quote = c;
+    else if (c === "#") return i;
+  }
+  return -1;
+}
+
+/**
  * Indices of the lines that make up the `_backward` closure in a primitive's source:
  * from `def _backward` up to (not including) the line that stores it.
  * @param {string[]} lines

@@ -499,26 +499,30 @@ export function mountQuiz(
       if (missed.length) {
         parts.push(html("p", { text: "Steps to revisit:" }));
         const more = missed.length - MOST_MISSED_LISTED;
+        // In a box that scrolls: the card keeps the summary's room all along, and a
+        // phone kept some 650 px of blank under every question for the full list.
         parts.push(
-          html(
-            "ul",
-            { class: "quiz-missed" },
-            missed.slice(0, MOST_MISSED_LISTED).map((q) => {
-              const given = /** @type {import("./quiz-state.js").Answer} */ (
-                shownState.answers[q.index]
-              );
-              const what = `Frame ${q.frame + 1}: ${attribute(nameOf(q.to), grad)} after ${nameOf(q.node)}'s rule is ${formatValue(q.step.after)}`;
-              const said = given.revealed ? " (shown)" : ` (you said ${given.text})`;
-              const go = frameLink
-                ? html("a", { href: frameLink(q.frame), text: what })
-                : html("button", { type: "button", class: "link-button", text: what });
-              go.addEventListener("click", (event) => {
-                event.preventDefault();
-                seek(q.frame);
-              });
-              return html("li", {}, [go, said]);
-            }),
-          ),
+          html("div", { class: "quiz-missed-box" }, [
+            html(
+              "ul",
+              { class: "quiz-missed" },
+              missed.slice(0, MOST_MISSED_LISTED).map((q) => {
+                const given = /** @type {import("./quiz-state.js").Answer} */ (
+                  shownState.answers[q.index]
+                );
+                const what = `Frame ${q.frame + 1}: ${attribute(nameOf(q.to), grad)} after ${nameOf(q.node)}'s rule is ${formatValue(q.step.after)}`;
+                const said = given.revealed ? " (shown)" : ` (you said ${given.text})`;
+                const go = frameLink
+                  ? html("a", { href: frameLink(q.frame), text: what })
+                  : html("button", { type: "button", class: "link-button", text: what });
+                go.addEventListener("click", (event) => {
+                  event.preventDefault();
+                  seek(q.frame);
+                });
+                return html("li", {}, [go, said]);
+              }),
+            ),
+          ]),
         );
         if (more > 0)
           parts.push(

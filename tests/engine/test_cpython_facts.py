@@ -225,6 +225,40 @@ def test_the_snippet_modules_are_listed_where_an_import_is_refused() -> None:
         trace_source("import weakref\n" + TAIL)
 
 
+def test_a_missing_module_of_micrograd_is_named_as_cpython_names_it() -> None:
+    # micrograd is here, as CPython's installed micrograd is: a repository's own copy in
+    # `micrograd/micrograd/` (`from micrograd.micrograd.nn import MLP`) was "No module
+    # named 'micrograd'", where CPython names the part that is missing.
+    assert_as_cpython(
+        """
+def f():
+    for name in ('micrograd.foo', 'micrograd.micrograd.nn', 'micrograd.engine.x', 'foo.bar'):
+        try:
+            if name == 'micrograd.foo':
+                import micrograd.foo
+            elif name == 'micrograd.micrograd.nn':
+                from micrograd.micrograd.nn import MLP
+            elif name == 'micrograd.engine.x':
+                from micrograd.engine.x import V
+            else:
+                import foo.bar
+        except ImportError as e:
+            print(type(e).__name__, e)
+f()
+try:
+    import micrograd.nn.x
+except ModuleNotFoundError as e:
+    print(e)
+"""
+    )
+    for statement, said in [
+        ("from micrograd.micrograd.nn import MLP", "'micrograd.micrograd' — "),
+        ("import micrograd.engine.x", "'micrograd.engine.x'; 'micrograd.engine' is not a"),
+    ]:
+        with pytest.raises(EngineError, match=f"ModuleNotFoundError: No module named {said}"):
+            trace_source(statement + "\n" + TAIL)
+
+
 def test_attributes_set_on_a_function_are_cpythons() -> None:
     # (a decorator counting calls: `wrapper.calls = 0`)
     assert_as_cpython(

@@ -159,6 +159,7 @@ OP_WORDS: dict[str, str] = {
     "pow": "**",
     "power": "**",
     "negate": "neg",
+    "ln": "log",  # the natural log, as many engines name it (`Value(math.log(x), (self,), 'ln')`)
 }
 
 

@@ -425,6 +425,70 @@ def test_a_power_written_with_a_caret_is_checked_as_a_power(op: str) -> None:
         assert rows["^"]["line"] == line_of(wrong, "self.grad += " + rule) - 1
 
 
+def test_a_natural_log_named_ln_is_checked_as_the_registrys_log() -> None:
+    # `ln` (a dataclass engine's `Value(data=math.log(self.data), op="ln", ...)`) was
+    # "unchecked", and nothing below it had a right gradient.
+    program = """\
+import math
+
+
+class Value:
+    def __init__(self, data, _children=(), _op=''):
+        self.data = data
+        self.grad = 0.0
+        self._backward = lambda: None
+        self._prev = set(_children)
+        self._op = _op
+
+    def __mul__(self, other):
+        out = Value(self.data * other.data, (self, other), '*')
+
+        def _backward():
+            self.grad += other.data * out.grad
+            other.grad += self.data * out.grad
+        out._backward = _backward
+        return out
+
+    def ln(self):
+        out = Value(math.log(self.data), (self,), 'ln')
+
+        def _backward():
+            self.grad += {rule}
+        out._backward = _backward
+        return out
+
+    def backward(self):
+        topo, seen = [], set()
+
+        def build(v):
+            if v not in seen:
+                seen.add(v)
+                for child in v._prev:
+                    build(child)
+                topo.append(v)
+        build(self)
+        self.grad = 1.0
+        for v in reversed(topo):
+            v._backward()
+
+
+a = Value(3.0)
+b = Value(0.5)
+y = (a * b).ln() * b
+y.backward()
+print(a.grad, b.grad)
+"""
+    right = program.replace("{rule}", "1 / self.data * out.grad")
+    trace = trace_source(right)
+    assert_same_output(printed_lines(trace), run_in_cpython(right))
+    assert all(node["correct_grad"] == pytest.approx(node["grad"]) for node in trace["nodes"])
+    verdicts = {rule["op"]: rule["verdict"] for rule in trace["engine_check"]["rules"]}
+    assert verdicts == {"*": "right", "ln": "right"}
+    wrong = program.replace("{rule}", "1 / self.data")  # no `* out.grad`
+    verdicts = {r["op"]: r["verdict"] for r in trace_source(wrong)["engine_check"]["rules"]}
+    assert verdicts == {"*": "right", "ln": "wrong"}
+
+
 @pytest.mark.parametrize("x", ["1.0", "-1.0"])
 def test_a_power_whose_numbers_leave_its_exponent_in_doubt_is_unchecked(x: str) -> None:
     # (w * x + w) ** 2 with w * x + w = 0.5 * x + 0.5: 1 or 0 for these x: any k fits.

@@ -364,6 +364,7 @@ OPERAND_WORDS = (
     "depend",  # FireHead90544/pocketgrad's `self._dependencies = set(_children)`
     "came_from", "made_from", "comes_from", "derived_from",  # `ret.came_from = (self, other)`
     "predecessor",  # Eli Bendersky's rad.py: `self.predecessors = []` of `Predecessor`s
+    "source",  # fabian-rudolf/nanograd's `a._source_set = set(_source)`
 )  # fmt: skip
 RULE_WORDS = ("backward", "backprop")
 
@@ -380,6 +381,21 @@ def worded_operands(attrs: dict[str, Any]) -> str | None:
             lowered = name.lower()  # (not of a key no string: `vars(obj)[1] = ()`)
             if any(word in lowered for word in OPERAND_WORDS):
                 return name
+    return None
+
+
+def numeric_attribute(attrs: dict[str, Any], grad: str) -> str | None:
+    """The first attribute holding a plain number (an int or a float, not a bool) other
+    than the gradient: a class's own name for its number, where no name of NUMBER_NAMES is
+    among its attributes (fabian-rudolf/nanograd's `a.of = of` beside `a.gradient = 0`).
+    `find_shape` takes it only for a class that also has a rule or operands.
+
+    Example: `numeric_attribute({"of": 2.0, "gradient": 0}, "gradient") == "of"`.
+    """
+    for name, value in attrs.items():
+        kind = type(value)
+        if (kind is float or kind is int) and name != grad and type(name) is str:
+            return name
     return None
 
 
@@ -538,7 +554,9 @@ def find_shape(cls: PClass, attrs: dict[str, Any]) -> Shape | None:
         return None
     number = next((name for name in NUMBER_NAMES if name in attrs), None)
     if number is None:
-        return None
+        number = numeric_attribute(attrs, grad)
+        if number is None:
+            return None
 
     def first(names: tuple[str, ...]) -> str | None:
         return next(

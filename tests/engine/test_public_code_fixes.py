@@ -4351,7 +4351,7 @@ def test_a_nodes_method_named_with_a_pass_word_is_a_pass_as_cpythons_profile_cou
         lines, numbers, _ = run_in_cpython_with_passes(source)
         trace = trace_source(source)
         assert printed_lines(trace) == lines == ["-2.0 2.0"]
-        assert [one["data"] for one in trace["passes"]] == numbers == [-4.0]
+        assert [one["data"] for one in trace["passes"]] == numbers == [-20.0]
         leaves = {n["name"]: n["grad"] for n in trace["nodes"] if n["kind"] == "leaf"}
         assert leaves == {"a": -2.0, "b": 2.0}
     # A rule's name stays a rule's: `backward_fn` run by hand is one rule, no pass.
@@ -4606,7 +4606,7 @@ def test_operands_kept_as_ancestors_are_the_graphs_edges() -> None:
     lines, numbers, outputs = run_in_cpython_with_passes(source)
     trace = trace_source(source)
     assert printed_lines(trace) == lines == ["-2.0 2.0"]
-    assert [one["data"] for one in trace["passes"]] == numbers == [-4.0]
+    assert [one["data"] for one in trace["passes"]] == numbers == [-20.0]
     leaves = sorted((n["data"], n["grad"]) for n in trace["nodes"] if n["kind"] == "leaf")
     assert leaves == sorted(leaves_of(outputs)) == [(-3.0, 2.0), (2.0, -2.0)]
     rows = {row["op"]: row["verdict"] for row in trace["engine_check"]["rules"]}
@@ -4988,7 +4988,7 @@ def test_operands_kept_by_an_operation_dataclass_as_v1_and_v2_are_the_graph() ->
     leaves = sorted((n["data"], n["grad"]) for n in trace["nodes"] if n["kind"] == "leaf")
     assert leaves == sorted(leaves_of(outputs)) == [(-3.0, 2.0), (2.0, -2.0)]
     assert sorted(n["op"] for n in trace["nodes"] if n["kind"] != "leaf") == ["*", "+"]
-    assert [one["data"] for one in trace["passes"]] == numbers == [-4.0]
+    assert [one["data"] for one in trace["passes"]] == numbers == [-20.0]
 
 
 OPERANDS_OBJECT = """
@@ -5062,7 +5062,7 @@ def test_operands_kept_by_an_object_under_prev_are_the_graph_and_sys_argv_is_a_s
     leaves = sorted((n["data"], n["grad"]) for n in trace["nodes"] if n["kind"] == "leaf")
     assert leaves == sorted(leaves_of(outputs)) == [(-3.0, 2.0), (2.0, -2.0)]
     assert sorted(n["op"] for n in trace["nodes"] if n["kind"] != "leaf") == ["*", "+"]
-    assert [one["data"] for one in trace["passes"]] == numbers == [-4.0]
+    assert [one["data"] for one in trace["passes"]] == numbers == [-20.0]
     # (CPython's, here, is the test run's own: a script run alone has its path alone)
     argv = "import sys\nsys.argv.append('x')\nprint(sys.argv)\nv = Value(1.0)\nv.backward()\n"
     assert printed_lines(trace_source(argv)) == ["['/program/main.py', 'x']"]
@@ -5135,7 +5135,7 @@ def test_a_node_made_bare_gets_its_operands_and_op_from_what_the_method_sets_aft
     assert sorted(n["op"] for n in trace["nodes"] if n["kind"] != "leaf") == ["+", "times"]
     rules = trace["engine_check"]["rules"]
     assert sorted((r["op"], r["verdict"]) for r in rules) == [("+", "right"), ("times", "right")]
-    assert [one["data"] for one in trace["passes"]] == numbers == [-4.0]
+    assert [one["data"] for one in trace["passes"]] == numbers == [-20.0]
     # An op written after is cut as one given to `__init__` is; one that is no text leaves
     # the op the method making the node stands for.
     long = trace_source(MADE_BARE.replace("'times'", "'t' * 9_000"))
@@ -5604,3 +5604,77 @@ def test_an_unhashable_node_filled_after_it_is_made_is_named_by_its_method() -> 
     trace = trace_source(source)
     assert printed_lines(trace) == run_in_cpython(source) == ["3.0 2.0"]
     assert [node["op"] for node in trace["nodes"] if node["kind"] != "leaf"] == ["*"]
+
+
+OWN_NAMES = """
+class Value:
+    def __init__(a, of, _source=(), _operation=''):
+        a.of = of
+        a.gradient = 0
+        a._backpropagate = lambda: None
+        a._source_set = set(_source)
+        a._op = _operation
+
+    def __add__(a, b):
+        b = b if isinstance(b, Value) else Value(b)
+        c = Value(a.of + b.of, (a, b), '+')
+        def _backpropagate():
+            a.gradient += c.gradient
+            b.gradient += c.gradient
+        c._backpropagate = _backpropagate
+        return c
+
+    def __mul__(a, b):
+        b = b if isinstance(b, Value) else Value(b)
+        c = Value(a.of * b.of, (a, b), '*')
+        def _backpropagate():
+            a.gradient += b.of * c.gradient
+            b.gradient += a.of * c.gradient
+        c._backpropagate = _backpropagate
+        return c
+
+    def backpropagate(a):
+        topo, seen = [], set()
+        def build(v):
+            if v not in seen:
+                seen.add(v)
+                for child in v._source_set:
+                    build(child)
+                topo.append(v)
+        build(a)
+        a.gradient = 1
+        for v in reversed(topo):
+            v._backpropagate()
+
+
+x = Value(-4.0)
+w = Value(2.0)
+y = x * w + x * 3
+y.backpropagate()
+print(y.of, x.gradient, w.gradient)
+"""
+
+
+def test_a_node_whose_number_and_operands_have_names_of_their_own_is_drawn() -> None:
+    # fabian-rudolf/nanograd: `a.of` the number, `a._source_set` the operands, beside
+    # `a.gradient` and `a._backpropagate`. It was no graph node: "the program has no
+    # result" (its `backpropagate()` a plain call), where CPython runs it.
+    trace = trace_source(OWN_NAMES)
+    lines, numbers, outputs = run_in_cpython_with_passes(OWN_NAMES)
+    assert printed_lines(trace) == lines == ["-20.0 5.0 -4.0"]
+    assert [one["data"] for one in trace["passes"]] == numbers == [-20.0]
+    ours = sorted((n["data"], n["grad"]) for n in trace["nodes"] if n["kind"] == "leaf")
+    assert_leaves_among(ours, leaves_of(outputs))
+    assert {(n["data"], n["grad"]) for n in trace["nodes"] if n["kind"] == "leaf"} >= {
+        (-4.0, 5.0),
+        (2.0, -4.0),
+    }
+    check = trace["engine_check"]
+    assert {rule["op"]: rule["verdict"] for rule in check["rules"]} == {"*": "right", "+": "right"}
+    # Only beside a gradient and a rule or operands: a class holding a number and a
+    # gradient alone is no node, as before.
+    with pytest.raises(EngineError, match="no result"):
+        trace_source(
+            "class P:\n    def __init__(self):\n        self.lr = 0.1\n        self.gradient = 0\n"
+            "    def backpropagate(self):\n        self.gradient = 1\nP().backpropagate()\n"
+        )

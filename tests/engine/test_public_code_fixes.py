@@ -5671,10 +5671,14 @@ def test_a_node_whose_number_and_operands_have_names_of_their_own_is_drawn() -> 
     }
     check = trace["engine_check"]
     assert {rule["op"]: rule["verdict"] for rule in check["rules"]} == {"*": "right", "+": "right"}
-    # Only beside a gradient and a rule or operands: a class holding a number and a
-    # gradient alone is no node, as before.
-    with pytest.raises(EngineError, match="no result"):
-        trace_source(
-            "class P:\n    def __init__(self):\n        self.lr = 0.1\n        self.gradient = 0\n"
-            "    def backpropagate(self):\n        self.gradient = 1\nP().backpropagate()\n"
-        )
+    # Only beside a gradient and a rule set on the instance: a class holding a number and
+    # a gradient alone is no node, as before, nor is one whose rule is a method of its
+    # class (a tape's node objects, real_code/tape_of_nodes.py, read as units).
+    for rule in ("", "    def _backward(self):\n        pass\n"):
+        with pytest.raises(EngineError, match="no result"):
+            trace_source(
+                "class P:\n    def __init__(self):\n        self.lr = 0.1\n"
+                "        self.gradient = 0\n        self.kids = ()\n"
+                + rule
+                + "    def backpropagate(self):\n        self.gradient = 1\nP().backpropagate()\n"
+            )

@@ -425,6 +425,25 @@ def test_a_power_written_with_a_caret_is_checked_as_a_power(op: str) -> None:
         assert rows["^"]["line"] == line_of(wrong, "self.grad += " + rule) - 1
 
 
+@pytest.mark.parametrize("sign", ["×", "·"])
+def test_a_product_written_as_a_textbooks_sign_is_checked_as_a_product(sign: str) -> None:
+    # A course's engine (Atcold/NYU-DLFL25U-micrograd) writes `'×'`: its row was
+    # "unchecked", even with its rule wrong, and nothing below it had a right gradient.
+    program = ENGINE.replace("'*')", repr(sign) + ")") + (
+        "a = Value(2.0)\nb = Value(-3.0)\nc = a * b\nd = c * a\nd.backward()\n"
+        "print(a.grad, b.grad)\n"
+    )
+    right = program.replace("{mul}", RIGHT_MUL)
+    trace = trace_source(right)
+    assert_same_output(printed_lines(trace), run_in_cpython(right))
+    assert all(node["correct_grad"] == pytest.approx(node["grad"]) for node in trace["nodes"])
+    assert {r["op"]: r["verdict"] for r in trace["engine_check"]["rules"]} == {sign: "right"}
+    wrong = program.replace("{mul}", RIGHT_MUL.replace("other.data * out.grad", "out.grad"))
+    assert {r["op"]: r["verdict"] for r in trace_source(wrong)["engine_check"]["rules"]} == {
+        sign: "wrong"
+    }
+
+
 def test_a_natural_log_named_ln_is_checked_as_the_registrys_log() -> None:
     # `ln` (a dataclass engine's `Value(data=math.log(self.data), op="ln", ...)`) was
     # "unchecked", and nothing below it had a right gradient.

@@ -75,6 +75,7 @@ from backprop_animator.engine.interpreter.objects import (
     HOLDER_NAMES,
     MISSING,
     OPERAND_NAMES,
+    Annotation,
     Frame,
     Function,
     Inert,
@@ -878,6 +879,8 @@ class Compiler(ExpressionCompiler):
             and target.attr in GRAD_NAMES
         ):
             self.check_attribute(target, scope)
+            if ast.unparse(node.value) == ast.unparse(target):
+                return self.grad_kept(target, scope)
             return self.grad_write(target, None, node.value, scope)
         value = self.expr(node.value, scope)
         stores = [self.store(target, scope, label=True) for target in node.targets]
@@ -1093,6 +1096,31 @@ class Compiler(ExpressionCompiler):
 
             return run_item
         raise self.error(target, "this cannot be updated")
+
+    def grad_kept(self, target: ast.Attribute, scope: scopes.Scope) -> Stmt:
+        """`self.grad = self.grad  # keep for clarity` in a function: the gradient read and
+        stored back. Where it is a plain attribute of the program's object (no property, no
+        `__setattr__` of the program's), CPython's store puts the very object back where it
+        is, so nothing is written: no contribution to show or to check (an `=` would read
+        as one that lost what was there). Otherwise the store is an attribute's like another."""
+        obj_expr = self.expr(target.value, scope)
+        get_attr = self.m.get_attr
+        set_attr = self.m.set_attr
+        name = target.attr
+
+        def run(f: Frame) -> None:
+            obj = obj_expr(f)
+            value = get_attr(obj, name)
+            if (
+                type(obj) is PInstance
+                and not obj.cls.has_properties
+                and not own_setattr(obj.cls)
+                and obj.attrs.get(name, run) is value
+            ):
+                return
+            set_attr(obj, name, value)
+
+        return run
 
     def grad_write(
         self, target: ast.Attribute, op: str | None, right: ast.expr, scope: scopes.Scope
@@ -2162,11 +2190,14 @@ class Compiler(ExpressionCompiler):
 
     def class_bases(self, name: str, values: list[Any]) -> list[PClass]:
         """A class's bases as the program's classes: `list` and `dict` the bases standing
-        for them (`class Stack(list)`), `str` and `int` an Enum's mixin (`class Op(str,
-        Enum)`), anything else refused; CPython's refusals of an Enum's bases."""
+        for them (`class Stack(list)`), a generic alias its origin (`__mro_entries__`),
+        `str` and `int` an Enum's mixin (`class Op(str, Enum)`), anything else refused;
+        CPython's refusals of an Enum's bases."""
         list_type, dict_type = self.builtins["list"], self.builtins["dict"]
         base_classes = list(values)
         for index, value in enumerate(base_classes):
+            if type(value) is Annotation:  # `class T(S[int])`, `List[float]`: its origin,
+                value = base_classes[index] = alias_base(self.m, value)  # as CPython's
             if value is list_type or value is dict_type:  # `class Stack(list)`
                 kind = list if value is list_type else dict
                 base_classes[index] = builtin_base(self.m, kind, value)
@@ -2607,3 +2638,18 @@ def _binds_unrun(node: ast.ClassDef) -> ast.AST | None:
             return item
         stack.extend(ast.iter_child_nodes(item))
     return None
+
+
+# typing's names of the built-in types a class may inherit from, as their aliases' origin
+_TYPING_ORIGINS = {
+    "List": "list", "Dict": "dict", "Tuple": "tuple", "Set": "set", "FrozenSet": "frozenset"
+}  # fmt: skip
+
+
+def alias_base(machine: Any, alias: Annotation) -> Any:
+    """What CPython's `__mro_entries__` puts among a class's bases for a generic alias:
+    `S` of `S[int]` where `S` is the program's class, `list` of `list[float]` or
+    `typing.List[float]`; any other alias stays as it is (refused as a base)."""
+    if alias.origin is not None:
+        return alias.origin
+    return machine.alias_origins.get(_TYPING_ORIGINS.get(alias.name, alias.name), alias)

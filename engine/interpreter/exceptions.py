@@ -24,6 +24,7 @@ attributes are `args` and the chain CPython keeps (`__cause__`, `__context__`,
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -77,12 +78,44 @@ HIERARCHY: tuple[tuple[str, str | None], ...] = (
     ("ImportError", "Exception"),
     ("ModuleNotFoundError", "ImportError"),
     ("OSError", "Exception"),  # what `io.StringIO().seek(3, 1)` raises, caught as CPython's
+    # (named by scripts' handlers; nothing here raises them but the program)
+    ("FileNotFoundError", "OSError"),
+    ("FileExistsError", "OSError"),
+    ("PermissionError", "OSError"),
+    ("IsADirectoryError", "OSError"),
+    ("NotADirectoryError", "OSError"),
+    ("TimeoutError", "OSError"),
+    ("InterruptedError", "OSError"),
+    ("BlockingIOError", "OSError"),
+    ("ChildProcessError", "OSError"),
+    ("ProcessLookupError", "OSError"),
+    ("ConnectionError", "OSError"),
+    ("BrokenPipeError", "ConnectionError"),
+    ("ConnectionAbortedError", "ConnectionError"),
+    ("ConnectionRefusedError", "ConnectionError"),
+    ("ConnectionResetError", "ConnectionError"),
+    ("KeyboardInterrupt", "BaseException"),  # a training loop's `except KeyboardInterrupt:`
+    ("FloatingPointError", "ArithmeticError"),
+    ("EOFError", "Exception"),
+    ("BufferError", "Exception"),
+    ("ReferenceError", "Exception"),
+    ("StopAsyncIteration", "Exception"),
     ("Warning", "Exception"),  # the categories `warnings.warn` and its filters name
     ("UserWarning", "Warning"),
     ("DeprecationWarning", "Warning"),
     ("RuntimeWarning", "Warning"),
     ("FutureWarning", "Warning"),
+    ("PendingDeprecationWarning", "Warning"),
+    ("SyntaxWarning", "Warning"),
+    ("ImportWarning", "Warning"),
+    ("UnicodeWarning", "Warning"),
+    ("BytesWarning", "Warning"),
+    ("ResourceWarning", "Warning"),
+    ("EncodingWarning", "Warning"),
 )
+# An ImportError's own fields (CPython's `name` and `path` keywords, `msg` its one argument)
+IMPORT_ERROR_FIELDS = ("msg", "name", "path")
+NO_MODULE = re.compile(r"No module named '([^']*)'")
 # `errno`, `strerror`, `filename`, `filename2` of an OSError: None but where CPython sets
 # them, from 2 to 5 arguments (`OSError(2, 'No such file', 'x')`).
 OS_ERROR_FIELDS = ("errno", "strerror", "filename", None, "filename2")
@@ -133,6 +166,9 @@ def exception_classes(
     in `PInstance.fields`, read and written through the descriptors `field` makes)."""
 
     def init(args: list[Any], kwargs: dict[str, Any]) -> None:
+        if kwargs and "ImportError" in {cls.name for cls in args[0].cls.mro}:
+            import_error_init(args, kwargs)
+            return
         if kwargs:
             refused = ProgramError("exceptions take no keyword arguments here", kind="TypeError")
             refused.args_seen = (f"{args[0].cls.name}() takes no keyword arguments",)
@@ -209,6 +245,8 @@ def exception_classes(
             namespace = {"value": field("value")}
         elif name == "SystemExit":
             namespace = {"code": field("code")}
+        elif name == "ImportError":  # `e.name` of `except ImportError as e`, as CPython's
+            namespace = {each: field(each) for each in IMPORT_ERROR_FIELDS}
         elif name == "KeyError":  # CPython's KeyError has a `__str__` of its own
             namespace = {"__str__": NativeMethod("__str__", slot_method("__str__", 0, text), name)}
         elif name == "OSError":  # and so has OSError
@@ -302,6 +340,10 @@ def special_fields(instance: PInstance, given: tuple[Any, ...]) -> None:
         instance.fields["value"] = given[0] if given else None  # CPython's `.value`
     elif "OSError" in names:
         os_error_fields(instance, list(given))
+    elif "ImportError" in names:
+        fields = instance.fields
+        fields.update(dict.fromkeys(IMPORT_ERROR_FIELDS))
+        fields["msg"] = given[0] if len(given) == 1 else None
     elif "SystemExit" in names:
         instance.fields["code"] = given[0] if len(given) == 1 else (given or None)
 
@@ -357,7 +399,26 @@ def instance_of_error(error: ProgramError, classes: dict[str, PClass]) -> PInsta
         fields["value"] = fields["args"][0] if fields["args"] else None
     elif error.kind == "OSError":
         os_error_fields(instance, fields["args"])
+    elif error.kind in ("ImportError", "ModuleNotFoundError"):
+        # the interpreter's own: `No module named 'numpy'` names the module
+        message = fields["args"][0] if len(fields["args"]) == 1 else None
+        named = NO_MODULE.fullmatch(message) if type(message) is str else None
+        fields.update(msg=message, name=named.group(1) if named else None, path=None)
     return instance
+
+
+def import_error_init(args: list[Any], kwargs: dict[str, Any]) -> None:
+    """`ImportError(msg, name=..., path=...)`: CPython's keywords, its TypeError for any
+    other (`'x' is an invalid keyword argument for ImportError()`)."""
+    instance = args[0]
+    for key in kwargs:
+        if key not in ("name", "path"):
+            words = f"'{key}' is an invalid keyword argument for {instance.cls.name}()"
+            raise ProgramError(words, kind="TypeError")
+    given = tuple(args[1:])
+    instance.fields["args"] = given
+    special_fields(instance, given)
+    instance.fields.update(kwargs)
 
 
 def os_error_fields(instance: PInstance, values: Sequence[Any]) -> None:

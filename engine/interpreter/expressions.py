@@ -1830,14 +1830,9 @@ UNAVAILABLE_BUILTINS: dict[str, str] = {
     "memoryview": "bytes are (`bytes(...)`)",
     **{
         name: _NO_SYSTEM
-        for name in (
-            "BlockingIOError", "BrokenPipeError", "ChildProcessError", "ConnectionAbortedError",
-            "ConnectionError", "ConnectionRefusedError", "ConnectionResetError", "EOFError",
-            "EnvironmentError", "FileExistsError", "FileNotFoundError", "IOError",
-            "InterruptedError", "IsADirectoryError", "KeyboardInterrupt", "NotADirectoryError",
-            "PermissionError", "ProcessLookupError", "TimeoutError", "MemoryError",
-            "SystemError",
-        )
+        # (OSError's subclasses, `KeyboardInterrupt`, `EOFError` are classes of the
+        # program's to raise and catch: `exceptions.HIERARCHY`)
+        for name in ("MemoryError", "SystemError")
     },
 }  # fmt: skip
 # The lazy built-ins that are no Python generators but may read the program's as they go

@@ -32,7 +32,7 @@ from backprop_animator.engine.interpreter.exceptions import (
     program_raise,
     wrong_arguments,
 )
-from backprop_animator.engine.interpreter.expressions import METHOD_DUNDERS
+from backprop_animator.engine.interpreter.expressions import METHOD_DUNDERS, READABLE_DUNDERS
 from backprop_animator.engine.interpreter.generators import (
     READERS,
     generator_methods,
@@ -108,6 +108,7 @@ from backprop_animator.engine.interpreter.stdlib import (
     PROTOCOL_KEY,
     RUNTIME_PROTOCOL,
     STDOUT,
+    TYPEDDICT_KEY,
     Modules,
     callable_object,
     exit_program,
@@ -370,6 +371,8 @@ class Library:
             "__name__": "__main__",  # `if __name__ == "__main__":` runs, as a script's does
             "__file__": FAKE_FILE,  # `os.path.dirname(__file__)`: the fake program's path
             **{name: cls for name, cls in m.exceptions.items() if name not in NOT_BUILTIN},
+            "IOError": m.exceptions["OSError"],  # CPython's other names of OSError
+            "EnvironmentError": m.exceptions["OSError"],
             # (classes, as CPython's: `isinstance(C.__dict__['x'], property)`)
             "property": TypeObject("property", self.property_, (PProperty,)),
             "object": self.object_class,
@@ -440,9 +443,14 @@ class Library:
         if type(name) is not str:  # CPython's words
             words = f"attribute name must be string, not '{cpython_type(name)}'"
             raise ProgramError(words, kind="TypeError")
-        if is_dunder(name) and name not in METHOD_DUNDERS:
+        if (
+            is_dunder(name)
+            and name not in METHOD_DUNDERS
+            and not (function == "getattr" and name in READABLE_DUNDERS)
+        ):
             # (an operator method, as `C.__mul__ = f` may write it: old tinygrad's
-            # `setattr(Tensor, f"__{name}__", ...)`)
+            # `setattr(Tensor, f"__{name}__", ...)`; `getattr(f, '__name__', ...)` reads
+            # what `f.__name__` reads)
             raise ProgramError(f"{function}(): dunder attributes are not available here")
         if name.startswith(" "):  # the interpreter keeps its own entries under such names
             message = f"{function}(): no attribute is named {name!r}"
@@ -451,7 +459,7 @@ class Library:
 
     def getattr_(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
         """`getattr(obj, name[, default])`: no dunder name but an exception's chain and
-        notes."""
+        notes and those `obj.name` may read (`__name__`, `__qualname__`, `__doc__`...)."""
         if kwargs or not 2 <= len(args) <= 3:
             words = "getattr() takes an object, a name and a default"
             raise wrong_arguments(words, "getattr", args, kwargs, kind="TypeError")
@@ -1299,6 +1307,8 @@ class Library:
             return True
         if NUMBER_KEY in cls.namespace:
             return number_instance(value)
+        if TYPEDDICT_KEY in cls.namespace:
+            raise ProgramError(NO_TYPEDDICT_CHECKS, kind="TypeError")
         return RUNTIME_PROTOCOL in cls.namespace and self.protocol_instance(value, cls)
 
     def kind_fits(self, value: Any, cls: TypeObject) -> bool:
@@ -1379,6 +1389,8 @@ class Library:
                     return True  # `int | None`, `Optional[int]`: each member of the union
                 continue
             if type(option) is PClass:
+                if TYPEDDICT_KEY in option.namespace:
+                    raise ProgramError(NO_TYPEDDICT_CHECKS, kind="TypeError")
                 if not builtin_type and option in cls.mro:
                     return True
                 if NUMBER_KEY in option.namespace and (  # `issubclass(int, numbers.Number)`
@@ -1649,7 +1661,8 @@ class Library:
     def dict_(self, args: list[Any], kwargs: dict[str, Any]) -> dict[Any, Any]:
         out: dict[Any, Any] = {}
         if len(args) > 1:
-            raise ProgramError("dict() takes at most one positional argument")
+            words = f"dict expected at most 1 argument, got {len(args)}"  # CPython's
+            raise ProgramError(words, kind="TypeError")
         if args:
             source = args[0]
             if type(source) is MappingProxyType:  # `dict(C.__dict__)`
@@ -3280,6 +3293,8 @@ def _none(args: list[Any], kwargs: dict[str, Any]) -> None:
 
 
 # The classes CPython makes `int | None` and `list[int]` of
+# CPython's TypeError of `isinstance(d, Cfg)` of a `class Cfg(TypedDict)`
+NO_TYPEDDICT_CHECKS = "TypedDict does not support instance and class checks"
 _ALIAS_TYPES = {"|": "UnionType", **{name: "GenericAlias" for name in GENERIC_ALIASES}}
 
 

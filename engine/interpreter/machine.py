@@ -896,6 +896,11 @@ class Machine:
                 else f"'{cpython_type(obj)}' object has no attribute '{name}'"
             )
             raise ProgramError(words, kind="AttributeError")
+        if isinstance(obj, Builtin) and not name.startswith("_"):
+            host_type = _host_has_no(obj.name, name)
+            if host_type is not None:  # `getattr(len, 'x', 0)`: CPython's AttributeError
+                missing = f"'{host_type}' object has no attribute '{name}'"
+                raise ProgramError(missing, kind="AttributeError")
         raise ProgramError(f"'{type_name(obj)}' object has no attribute '{name}' here")
 
     def shadowed_attr(self, obj: PInstance, name: str) -> Any:
@@ -2822,6 +2827,31 @@ _NUMBER_ERROR_KINDS: tuple[tuple[type[BaseException], str], ...] = (
 # What CPython's `io.StringIO()` has that ours does not: refused, not an AttributeError
 # a program could take for an answer (`hasattr(b, "closed")`).
 _STRING_IO_NAMES = frozenset(dir(io.StringIO))
+
+
+def _host_has_no(dotted: str, name: str) -> str | None:
+    """The CPython type name of the built-in called `dotted` (`len`, `math.sqrt`,
+    `dict.fromkeys`, `reduce`) where CPython's has no attribute `name`, else None. The name
+    is the engine's own, never the program's; only CPython's modules the program may
+    import, already loaded, are looked in, and nothing but the answer and a type's name
+    comes back."""
+    head, *rest = dotted.split(".")
+    found: Any = sys.modules.get(head) if rest else None
+    if found is None:
+        found = getattr(_host_builtins, head, None)
+    if found is None and not rest and head.isidentifier() and not head.startswith("_"):
+        # `reduce`: the one object of that name in CPython's modules, if one
+        named = [getattr(sys.modules.get(module), head, None) for module in _HOST_MODULES]
+        distinct = {id(each): each for each in named if each is not None}
+        if len(distinct) == 1:
+            found = next(iter(distinct.values()))
+    for part in rest:
+        if found is None or not part.isidentifier() or part.startswith("_"):
+            return None
+        found = getattr(found, part, None)
+    if found is None or not callable(found) or hasattr(found, name):
+        return None
+    return type(found).__name__
 
 
 def _stream_member(stream: Stream, name: str) -> Any:

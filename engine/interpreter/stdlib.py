@@ -208,6 +208,7 @@ def stdlib_modules(library: Library) -> dict[str, Callable[[], Any]]:
         "collections.abc": abc_classes_module,
         "numbers": lambda: numbers_module(library),
         "time": lambda: time_module(state),
+        "pdb": pdb_module,
         "sys": lambda: sys_module(library),
         "enum": lambda: enum_module(library),
         "logging": lambda: logging_module(library, lambda: state.steps * SECONDS_PER_STEP),
@@ -268,6 +269,11 @@ def finish_class(m: Any, cls: PClass) -> PClass:
     if any(NAMEDTUPLE_KEY in base.namespace for base in cls.mro[1:]):
         names = list(cls.namespace.get(ANNOTATIONS, ()))
         return class_namedtuple(m, cls, names, ANNOTATIONS)
+    typed = next((c for c in cls.mro[1:] if TYPEDDICT_KEY in c.namespace), None)
+    if typed is not None:  # `Cfg(lr=0.1)` of `class Cfg(TypedDict)`: a plain dict
+        dict_type = cls.namespace[TYPEDDICT_KEY] = typed.namespace[TYPEDDICT_KEY]
+        cls.abstract = Maker(lambda args, kwargs: m.call(dict_type, args, kwargs))
+        return cls
     if any(ENUM_KEY in base.namespace for base in cls.mro[1:]):
         _check_enum_mixins(cls)
         _enum_methods(cls)
@@ -1025,6 +1031,31 @@ def time_module(state: State) -> PModule:
     return PModule("time", members)
 
 
+# What CPython's debugger offers a script: each refused where it is called.
+PDB_NAMES = ("set_trace", "post_mortem", "pm", "run", "runcall", "runeval", "Pdb")
+
+
+def pdb_module() -> PModule:
+    """`import pdb` as a notebook imports it, most often never to use it: the import is
+    CPython's, and each of the debugger's entries is refused where it is called, as
+    `breakpoint()` is (a program here runs with no console: the trace is its debugger).
+    The refusal is no exception the program could catch.
+
+    Example: `import pdb` then `pdb.set_trace()` -> "`pdb.set_trace` is not available here".
+    """
+
+    def refused(name: str) -> Builtin:
+        def call(args: list[Any], kwargs: dict[str, Any]) -> None:
+            raise ProgramError(
+                f"`pdb.{name}` is not available here: a program here runs with no console, "
+                "keyboard or debugger (its trace shows every step)"
+            )
+
+        return Builtin(f"pdb.{name}", call)
+
+    return PModule("pdb", {name: refused(name) for name in PDB_NAMES})
+
+
 # A class's own ways of being pickled, which CPython's `copy` would call (not here).
 _PICKLING = ("__reduce_ex__", "__reduce__", "__getstate__", "__setstate__")
 
@@ -1281,6 +1312,8 @@ def _runtime_checkable(args: list[Any], kwargs: dict[str, Any]) -> Any:
 
 # In `typing.Protocol`'s namespace: the class protocols inherit from
 PROTOCOL_KEY = " protocol"
+# In `typing.TypedDict`'s namespace: the `dict` type its classes make, called
+TYPEDDICT_KEY = " typeddict"
 
 
 def typing_module(library: Library) -> PModule:
@@ -1313,9 +1346,47 @@ def typing_module(library: Library) -> PModule:
     named = PClass("NamedTuple", (), {NAMEDTUPLE_KEY: True})
     named.abstract = Maker(lambda args, kwargs: functional_namedtuple(library, args, kwargs))
     members["NamedTuple"] = named
+    if builtins is not None:
+        members["TypedDict"] = _typed_dict(library, builtins.members["dict"])
     members["Generic"] = PClass("Generic", (), {})
     members["Protocol"] = PClass("Protocol", (), {PROTOCOL_KEY: True})
     return PModule("typing", members)
+
+
+def _typed_dict(library: Library, dict_type: Any) -> PClass:
+    """`typing.TypedDict`, as CPython's: a class statement of it (`class Cfg(TypedDict):
+    lr: float`, `total=False` taken) makes a class whose call makes a plain dict of its
+    arguments (`Cfg(lr=0.1)`, `Cfg({'lr': 0.1})`), as does the functional form's
+    (`TypedDict('Cfg', {'lr': float})`)."""
+    machine = library.machine
+
+    def subclass(args: list[Any], kwargs: dict[str, Any]) -> None:
+        # `class Cfg(TypedDict, total=False)`: CPython's metaclass takes `total` alone
+        for key in kwargs:
+            if key != "total":
+                words = f"__init_subclass__() got an unexpected keyword argument '{key}'"
+                raise ProgramError(words, kind="TypeError")
+
+    typed = PClass(
+        "TypedDict",
+        (),
+        {
+            TYPEDDICT_KEY: dict_type,
+            "__init_subclass__": NativeMethod("__init_subclass__", subclass),
+        },
+    )
+
+    def functional(args: list[Any], kwargs: dict[str, Any]) -> PClass:
+        if not args or type(args[0]) is not str or len(args) > 2 or set(kwargs) - {"total"}:
+            words = "TypedDict() takes a name, its fields as a dict, and total="
+            raise ProgramError(words, kind="TypeError")
+        if len(args) == 2:
+            library.collect(args[1])  # (its fields, read as CPython's; kept nowhere here)
+        made = PClass(args[0], (typed,), {})
+        return finish_class(machine, made)
+
+    typed.abstract = Maker(functional)
+    return typed
 
 
 def typing_args(library: Library, args: list[Any], kwargs: dict[str, Any]) -> tuple[Any, ...]:

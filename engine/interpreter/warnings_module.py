@@ -82,6 +82,9 @@ _actions = ("default", "error", "ignore", "always", "module", "once")
 filters = [
     ("default", None, DeprecationWarning, "__main__", 0),
     ("ignore", None, DeprecationWarning, None, 0),
+    ("ignore", None, PendingDeprecationWarning, None, 0),
+    ("ignore", None, ImportWarning, None, 0),
+    ("ignore", None, ResourceWarning, None, 0),
 ]
 _state = {"version": 1, "registry": {}, "outside": {}, "once": {}}
 

@@ -505,10 +505,15 @@ class RightEngine:
                 grads[node] = last[node]
                 if node in was_unknown:
                     unknown.add(node)
-            else:
+            elif node in touched:
                 grads[node] = learner_start.get(node, 0.0)
                 if was_unknown:  # (usually empty: no call)
                     was_unknown.discard(node)
+            else:
+                # New to the right engine, its gradient never written by the program: a
+                # right engine's node starts at 0, whatever the learner's `__init__` gives
+                # it (`self.grad = 1`, a bug the learner's own gradients then carry).
+                grads[node] = 0.0
         grads[output] = seed
         unknown.discard(output)
         pass_locals: dict[Value, Locals | None] = {}

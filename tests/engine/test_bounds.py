@@ -200,8 +200,19 @@ def test_a_program_deep_on_the_c_stack_ends_cleanly_in_a_hosts_small_thread(sour
     assert "nodes" in answer or any(end in answer["error"] for end in ends), answer
 
 
+# The program's own `except KeyboardInterrupt:` (and `except BaseException:`) catches what
+# the program raises, never the host's interrupt.
+CATCHES_INTERRUPTS = (
+    "try:\n    x = 0\n    while True:\n        x = x + 1\n"
+    "except KeyboardInterrupt:\n    print('caught')\n"
+    "except BaseException:\n    print('caught')\n"
+    "while True:\n    x = x + 1\n"
+)
+
+
+@pytest.mark.parametrize("source", [NEVER_ENDS, CATCHES_INTERRUPTS])
 def test_an_interrupt_of_the_caller_stops_the_program_in_its_thread(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, source: str
 ) -> None:
     # A kernel's interrupt (Ctrl-C, "interrupt the kernel") reaches the thread that
     # waits for the program's: the program stops too, rather than run on to its limit
@@ -218,7 +229,7 @@ def test_an_interrupt_of_the_caller_stops_the_program_in_its_thread(
     signal.setitimer(signal.ITIMER_REAL, 0.3)
     try:
         with pytest.raises(KeyboardInterrupt):
-            trace_source(NEVER_ENDS, limits=Limits(max_steps=10**12, time_limit=30))
+            trace_source(source, limits=Limits(max_steps=10**12, time_limit=30))
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from backprop_animator.engine import EngineError, Limits, trace_source
-from tests.engine.cpython import printed_lines
+from tests.engine.cpython import printed_lines, run_in_cpython_with_stderr
 from tests.engine.test_cpython_errors import TAIL, assert_as_cpython
 
 
@@ -1438,5 +1438,162 @@ class T(list): pass
 class D(dict): pass
 print(sorted(n for n in dir(T()) if not n.startswith('_')))
 print(sorted(n for n in dir(D()) if not n.startswith('_')))
+"""
+    )
+
+
+def test_getattr_of_a_built_in_function_gives_its_default_and_reads_its_name() -> None:
+    # A built-in has no attribute of that name in CPython either: its AttributeError,
+    # which `getattr`'s default, `hasattr` and `except` catch; `getattr(f, '__name__')`
+    # reads what `f.__name__` reads (a decorator's usual line).
+    assert_as_cpython(
+        """
+import functools, math, random
+print(getattr(len, 'x', 5), hasattr(print, 'y'), getattr(math.sqrt, 'z', None))
+print(hasattr(functools.reduce, 'w'), getattr(random.Random(1).uniform, 'v', 2))
+print(getattr(dict.fromkeys, 'u', 3))
+def deco(fn):
+    print('wrapping', getattr(fn, '__name__', repr(fn)), getattr(fn, '__qualname__', '?'))
+    return fn
+@deco
+def step():
+    pass
+print(getattr(abs, '__name__'), getattr(str.upper, '__name__'))
+for probe in [lambda: len.foo, lambda: functools.reduce.bar, lambda: getattr(math.exp, 'baz')]:
+    try:
+        probe()
+    except AttributeError as e:
+        print(e)
+"""
+    )
+
+
+def test_a_class_inheriting_from_a_generic_alias_inherits_from_its_origin() -> None:
+    # CPython's `__mro_entries__`: `S[int]` is `S` among the bases, `List[int]` `list`.
+    assert_as_cpython(
+        """
+from typing import List, Dict, Generic, TypeVar
+T = TypeVar("T")
+class Stack(List[int]):
+    def top(self):
+        return self[-1]
+s = Stack([1, 2])
+print(s, s.top(), isinstance(s, list), Stack.__mro__[1] is list)
+class MyList(list):
+    pass
+class T2(MyList[int]):
+    pass
+print(T2([3]), isinstance(T2(), MyList), issubclass(T2, list))
+class Reg(Dict[str, float]):
+    def __missing__(self, k):
+        return 0.0
+print(Reg()['x'])
+class L2(list[float]):
+    pass
+print(L2([1.5]) + [2])
+class Box(Generic[T]):
+    pass
+class IntBox(Box[int]):
+    def __init__(self, v):
+        self.v = v
+print(IntBox(3).v, isinstance(IntBox(3), Box))
+"""
+    )
+
+
+def test_the_other_built_in_exception_classes_a_script_names_are_cpythons() -> None:
+    # `except KeyboardInterrupt:` around a training loop, `except FileNotFoundError:`
+    # around a load, `FloatingPointError` beside `ZeroDivisionError`; CPython's default
+    # filters ignore a PendingDeprecationWarning, an ImportWarning and a ResourceWarning.
+    assert_as_cpython(
+        """
+try:
+    x = 1
+except KeyboardInterrupt:
+    print("stopped")
+try:
+    y = 1 / 0
+except (FloatingPointError, ZeroDivisionError) as e:
+    print(type(e).__name__)
+print(issubclass(KeyboardInterrupt, Exception), issubclass(KeyboardInterrupt, BaseException))
+print([c.__name__ for c in BrokenPipeError.__mro__], EOFError.__mro__[1].__name__)
+e = FileNotFoundError(2, 'No such file or directory', 'data.csv')
+print(e, e.errno, e.filename, repr(KeyboardInterrupt()), str(TimeoutError('late')))
+try:
+    raise PermissionError('nope')
+except OSError as err:
+    print(type(err).__name__, err, isinstance(err, PermissionError))
+print(issubclass(ResourceWarning, Warning), StopAsyncIteration.__name__, BufferError.__name__)
+print(IOError is OSError, EnvironmentError is OSError, IOError.__name__)
+"""
+    )
+    # (CPython in a process of its own, where the default filters are CPython's)
+    source = """
+import warnings
+warnings.warn('old', PendingDeprecationWarning)
+warnings.warn('res', ResourceWarning)
+warnings.warn('imp', ImportWarning)
+warnings.warn('syn', SyntaxWarning)
+print('done')
+v = Value(1.0)
+v.backward()
+"""
+    theirs = [
+        line.replace("<program>", "/program/main.py") for line in run_in_cpython_with_stderr(source)
+    ]
+    assert theirs == ["/program/main.py:6: SyntaxWarning: syn", "done"]
+    # (a script's warning shows its line under it, which CPython has no file to read here)
+    ours = printed_lines(trace_source(source))
+    assert ours == [theirs[0], "  warnings.warn('syn', SyntaxWarning)", "done"]
+
+
+def test_an_import_errors_name_path_and_msg_are_cpythons() -> None:
+    # `except ImportError as e: print(e.name)` around an optional import (tqdm, numpy).
+    assert_as_cpython(
+        """
+e = ImportError("boom", name="pkg", path="/x")
+print(e, e.name, e.path, e.msg, e.args, repr(e))
+f = ModuleNotFoundError("no")
+print(f.name, f.path, f.msg, ImportError().msg, ImportError(1, 2).msg)
+try:
+    ImportError("a", nope=1)
+except TypeError as t:
+    print(t)
+try:
+    from tqdm import tqdm
+except ImportError as e:
+    print(type(e).__name__, e.name, e.msg, e.path, e.args)
+    tqdm = lambda xs, **kw: xs
+for i in tqdm(range(2), desc="steps"):
+    print(i)
+"""
+    )
+
+
+def test_a_typed_dict_makes_plain_dicts_as_cpythons() -> None:
+    assert_as_cpython(
+        """
+from typing import TypedDict, List
+class Cfg(TypedDict):
+    lr: float
+    steps: int
+class Partial(TypedDict, total=False):
+    decay: float
+class Full(Cfg):
+    tags: List[str]
+c = Cfg(lr=0.1, steps=3)
+print(c, type(c).__name__, Cfg({"lr": 1}), Full(lr=0.5, steps=1, tags=["a"]), Partial())
+Point = TypedDict("Point", {"x": float, "y": float})
+print(Point(x=1.0, y=2.0), Point.__name__, Cfg.__name__)
+def train(cfg: Cfg) -> float:
+    return cfg["lr"] * cfg["steps"]
+print(train(c), train({"lr": 0.2, "steps": 2}))
+for probe in [lambda: isinstance(c, Cfg), lambda: issubclass(dict, Full),
+              lambda: isinstance(c, (int, Point)), lambda: Cfg(1, 2, 3)]:
+    try:
+        probe()
+    except TypeError as e:
+        print(e)
+print(isinstance(c, dict), sorted(k for k in vars(Cfg) if not k.startswith('__')))
 """
     )

@@ -90,7 +90,7 @@ RIGHT_MUL = (
 ASSIGN_MUL = (
     "            self.{g} = other.data * out.{g}\n            other.{g} = out.{g} * self.data"
 )
-OTHER_NAMES = ("gradient", "_grad", "derivative", "adjoint", "adj")
+OTHER_NAMES = ("gradient", "_grad", "derivative", "adjoint", "adj", "g")
 
 
 def program(name: str, mul: str = RIGHT_MUL) -> str:

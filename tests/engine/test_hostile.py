@@ -133,8 +133,10 @@ ESCAPES = [
     ("y = locals()\n", "`locals` is not available here"),
     ("y = breakpoint\n", "`breakpoint` is not available here"),
     ("y = bytearray(3)\n", "`bytearray` is not available here"),
-    ("try:\n    y = 1\nexcept KeyboardInterrupt:\n    y = 2\nraise ValueError\n", "ValueError"),
-    ("try:\n    raise ValueError\nexcept KeyboardInterrupt:\n    y = 2\n", "`KeyboardInterrupt`"),
+    ("try:\n    y = 1\nexcept MemoryError:\n    y = 2\nraise ValueError\n", "ValueError"),
+    ("try:\n    raise ValueError\nexcept MemoryError:\n    y = 2\n", "`MemoryError`"),
+    # the program's own KeyboardInterrupt, as CPython's: no handler of it catches a ValueError
+    ("try:\n    raise ValueError\nexcept KeyboardInterrupt:\n    y = 2\n", "ValueError"),
     # a script's `exit()`: CPython's SystemExit, nothing of the site module's behind it
     ("y = exit.__self__\n", "dunder"),
     ("exit(1)\n", "SystemExit: 1"),
@@ -3394,3 +3396,53 @@ def test_an_init_set_after_the_class_that_makes_its_class_again_ends_at_the_call
     assert printed_lines(trace_source(source.split("class Q")[0] + END))[0] == (
         "caught maximum recursion depth exceeded"
     )
+
+
+def test_a_typed_dict_of_an_endless_or_huge_field_list_stops_at_a_bound() -> None:
+    # `TypedDict('T', fields)` reads its fields as CPython's does: an endless iterator is
+    # the step bound, a class called with a huge dict the container bound's dict().
+    for source in (
+        "import itertools\nfrom typing import TypedDict\nT = TypedDict('T', itertools.count())\n",
+        "from typing import TypedDict\nclass T(TypedDict):\n    a: int\n"
+        "t = T({i: i for i in range(10**7)})\n",
+    ):
+        with pytest.raises(EngineError, match=r"BACKPROP_MAX_STEPS|items"):
+            trace_source(source + END, limits=Limits(max_steps=200_000, time_limit=30.0))
+
+
+@pytest.mark.parametrize(
+    ("source", "words"),
+    [
+        # the debugger handed on as a key, a callback or a hook: refused where it is called
+        ("import pdb\nx = sorted([3, 1, 2], key=pdb.runcall)\n", "not available here"),
+        ("import pdb\nx = list(map(pdb.set_trace, range(10 ** 9)))\n", "not available here"),
+        # a huge or self-holding argument is never looked at
+        ("import pdb\nxs = []\nxs.append(xs)\npdb.run(xs * 10 ** 5)\n", "not available here"),
+        # imported again and again in a loop: each a step, ended by the steps
+        ("while True:\n    import pdb\n", "too many steps"),
+    ],
+)  # fmt: skip
+def test_pdb_ends_at_its_refusal_or_the_bounds(source: str, words: str) -> None:
+    with pytest.raises(EngineError, match=words):
+        trace_source(source + END, limits=Limits(max_steps=300_000, time_limit=60.0))
+
+
+@pytest.mark.parametrize(
+    ("source", "words"),
+    [
+        # a `g` node nested in itself: its repr reaches the depth bound, never the C stack
+        ("class N:\n    def __init__(self, v, left=None):\n        self.v = v\n"
+         "        self.g = None\n        self.left = left\n"
+         "    def __repr__(self):\n        return repr(self.left)\n"
+         "n = N(1.0)\nn.left = n\nx = repr(n)\n", "RecursionError"),
+        # a chain of `g` nodes walked by its own recursive backward(): the call depth
+        ("class N:\n    def __init__(self, v, left=None):\n        self.v = v\n"
+         "        self.g = None\n        self.left = left\n"
+         "    def backward(self, g=1.0):\n        self.g = g\n"
+         "        if self.left is not None:\n            self.left.backward(g)\n"
+         "n = N(1.0)\nfor _ in range(5000):\n    n = N(1.0, n)\nn.backward()\n", "RecursionError"),
+    ],
+)  # fmt: skip
+def test_a_node_whose_gradient_is_g_ends_at_the_bounds(source: str, words: str) -> None:
+    with pytest.raises(EngineError, match=words):
+        trace_source(source + END, limits=Limits(max_steps=300_000, time_limit=60.0))

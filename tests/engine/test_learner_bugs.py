@@ -343,6 +343,12 @@ RIGHT: dict[str, Callable[[], dict[str, float]]] = {
     "shared_weight_batch_assign": _shared_weight_second_epoch,
     "pow_value_exponent": lambda: {"x": 0.5 * 3 * 2.0**2, "y": 0.5 * 8 * math.log(2) + 1},
     "seed_after_loop": lambda: mg(lambda a, b: a * b + b, a=2, b=-3),
+    "keep_for_clarity": lambda: {  # y = tanh(x·x + x·w)
+        "x": (1 - math.tanh(0.25 - 0.75) ** 2) * (2 * 0.5 - 1.5),
+        "w": (1 - math.tanh(0.25 - 0.75) ** 2) * 0.5,
+    },
+    # Its own gradients end 1 too many below each node; the right engine's start at 0.
+    "grad_init_one": lambda: mg(lambda a, b: a * b + a, a=2, b=-3),
     "sqrt_no_root": lambda: {"a": 3.0 / 5.0, "b": 4.0 / 5.0},
     "abs_no_sign": lambda: {"pred": -1 + 0.5, "target": 1.0},
     "cos_sign": _cos_sign,
@@ -714,6 +720,10 @@ CHECKS: dict[str, tuple[dict[str, Any], Any, Any]] = {
     "torch_layout_grads_assign": ({"*": U, "+": U, "tanh": U}, (6, "n0", None), R),
     # An explicit stack that lists p twice (s and q push it): first p runs before q.
     "stack_shared_twice": ({"*": R, "+": R}, (5, "n3", "n4"), R),
+    # `self.grad = self.grad` after the `+=`: no write, so nothing lost on `x * x`.
+    "keep_for_clarity": ({"*": R, "+": R, "tanh": R}, R, R),
+    # No rule, sort or `+=` to blame: the gradients are wrong from where they started.
+    "grad_init_one": ({"*": R, "+": R}, R, R),
 }
 # The ones that CPython itself refuses, with the words the trace's error must carry
 # (a TypeError but where `REFUSED_AS` says).
@@ -757,6 +767,7 @@ UNUSUAL = {
     "mutable_default_children",  # a graph with a loop: no order of it
     "recursive_path_sum", "recursive_passes_total",  # no rule: the sort frame writes all
     "torch_layout_grads_assign",
+    "grad_init_one",  # a first `+=` into a gradient of 1, not 0
 }  # fmt: skip
 
 

@@ -715,6 +715,58 @@ def test_an_accumulation_through_a_temporary_is_one_too() -> None:
     assert {rule["op"]: rule["verdict"] for rule in check["rules"]} == {"*": "right", "+": "right"}
 
 
+def test_a_gradient_stored_back_as_it_is_writes_nothing() -> None:
+    # A blog's `__mul__`: `self.grad = self.grad  # Keep for clarity` after its `+=`. The
+    # very number put back where it is: no `=` that lost the first share of `a * a`.
+    mul = (
+        "            self.grad += other.data * out.grad\n"
+        "            self.grad = self.grad  # Keep for clarity\n"
+        "            other.grad += self.data * out.grad"
+    )
+    source = engine(mul, "a = Value(3.0)\nb = a * a + a\nb.backward()\nprint(a.grad)\n")
+    trace = trace_source(source)
+    assert_same_output(printed_lines(trace), run_in_cpython(source))  # 7.0
+    check = trace["engine_check"]
+    assert check["accumulation"]["verdict"] == "right"
+    assert {rule["op"]: rule["verdict"] for rule in check["rules"]} == {"*": "right", "+": "right"}
+    product = next(f for f in backward_frames(trace) if f["node"] == "n1")
+    assert [c["write"] for c in product["contributions"]] == ["+=", "+="]
+    assert all(n["grad"] == n["correct_grad"] for n in trace["nodes"])
+    # Behind a property or a `__setattr__` of the program's, the store runs them, as CPython.
+    hooked = source.replace(
+        "class Value:\n",
+        "class Value:\n    def __setattr__(self, k, v):\n"
+        "        if k == 'grad':\n            print('set', v)\n"
+        "        object.__setattr__(self, k, v)\n\n",
+    )
+    assert_same_output(printed_lines(trace_source(hooked)), run_in_cpython(hooked))
+
+
+def test_a_gradient_an_init_starts_at_1_is_no_right_engines_start() -> None:
+    # `self.grad = 1.0` in `__init__`: every node starts with 1 where a right engine's
+    # starts with 0. No rule, sort or `+=` is wrong, and none is blamed; the gradients
+    # the bug gives are told from the right ones (they were the right engine's start).
+    source = engine(RIGHT_MUL, "a = Value(2.0)\nb = Value(3.0)\nc = a * b + a\nc.backward()\n")
+    source = source.replace("self.grad = 0.0", "self.grad = 1.0")
+    trace = trace_source(source)
+    check = trace["engine_check"]
+    assert {rule["op"]: rule["verdict"] for rule in check["rules"]} == {"*": "right", "+": "right"}
+    assert check["sort"]["verdict"] == check["accumulation"]["verdict"] == "right"
+    nodes = by_label(trace)
+    # c.grad is the seed; a*b starts at 1 and gets 1; a gets 1 + 3 * 2 + 1, b 1 + 2 * 2.
+    assert [(nodes[n]["grad"], nodes[n]["correct_grad"]) for n in ("a", "b")] == [
+        (8.0, 4.0),
+        (5.0, 2.0),
+    ]
+    # A gradient the program itself writes before its pass is where both engines start.
+    written = source.replace("c.backward()\n", "a.grad = 0.0\nb.grad = 0.0\nc.backward()\n")
+    nodes = by_label(trace_source(written))
+    assert [(nodes[n]["grad"], nodes[n]["correct_grad"]) for n in ("a", "b")] == [
+        (7.0, 4.0),
+        (4.0, 2.0),
+    ]
+
+
 def test_a_subnormal_upstream_gradient_is_traced_as_cpython_runs_it() -> None:
     mul = "            self.grad = 2.0\n            other.grad = 2.0"
     program = (

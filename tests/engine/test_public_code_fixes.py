@@ -5684,3 +5684,72 @@ def test_a_node_whose_number_and_operands_have_names_of_their_own_is_drawn() -> 
                 + rule
                 + "    def backpropagate(self):\n        self.gradient = 1\nP().backpropagate()\n"
             )
+
+
+# A notebook's engine (written here after one): a node keeps its one consumer (`out`) and
+# its operands as `left` and `right`, its number as `v` and its gradient as `g`, None
+# until its own recursive backward() writes it; and the notebook imports pdb, unused.
+LEFT_RIGHT_G = """\
+import pdb
+
+class Value:
+    def __init__(self, v, left=None, right=None):
+        self.v = v
+        self.left = left
+        self.right = right
+        self.g = None
+        self.out = None
+
+    def __add__(self, other):
+        return self._made(self.v + getattr(other, "v", other), "+", other)
+
+    def __mul__(self, other):
+        return self._made(self.v * getattr(other, "v", other), "*", other)
+
+    def __rmul__(self, other):
+        return self * other
+
+    def _made(self, result, op, other):
+        self.op = op
+        self.inp = getattr(other, "v", other)
+        self.out = Value(result, self, other if isinstance(other, Value) else None)
+        return self.out
+
+    def local(self):
+        return self.inp if self.op == "*" else 1
+
+    def backward(self):
+        self.g = 1 if self.out is None else self.out.g * self.local()
+        if self.right is not None:
+            self.right.backward()
+        if self.left is not None:
+            self.left.backward()
+
+x, b = Value(4), Value(1)
+y = 3 * x + b
+y.backward()
+print(y.v, x.g, b.g)
+"""
+
+
+def test_a_node_whose_gradient_is_g_beside_its_number_v_is_drawn_as_cpython_runs_it() -> None:
+    # It was refused: "not a graph node here: it has no `grad` attribute".
+    trace = trace_source(LEFT_RIGHT_G)
+    assert printed_lines(trace) == run_in_cpython(LEFT_RIGHT_G) == ["13 3 1"]
+    leaves = sorted(
+        (node["data"], node["grad"]) for node in trace["nodes"] if node["kind"] == "leaf"
+    )
+    assert (4.0, 3.0) in leaves and (1.0, 1.0) in leaves
+    assert {node["op"] for node in trace["nodes"] if node["kind"] == "op"} == {"*", "+"}
+
+
+def test_pdb_is_imported_and_its_debugger_refused_where_it_is_called() -> None:
+    # `import pdb` at a notebook's top, never used: it was "`import pdb` is not available".
+    body = "v = Value(1.0)\nv.backward()\nprint(v.grad)\n"
+    source = "import pdb\nfrom pdb import set_trace\n" + body
+    assert printed_lines(trace_source(source)) == run_in_cpython(source)
+    for call in ("pdb.set_trace()", "pdb.post_mortem()", "pdb.Pdb()"):
+        # Not an exception the program catches: the run stops, saying why, as breakpoint().
+        caught = f"import pdb\ntry:\n    {call}\nexcept Exception:\n    print('caught')\n"
+        with pytest.raises(EngineError, match=r"line 3, column 5: `pdb\.\w+` is not available"):
+            trace_source(caught + body)

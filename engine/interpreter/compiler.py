@@ -132,12 +132,26 @@ BINARY_DUNDERS = {
 PASTE_NAMES = ("Value", "draw_dot", "Digraph")  # `from anything import Value` and friends
 
 
+# micrograd's modules here: the package is here, as CPython's installed micrograd is.
+MICROGRAD_MODULES = ("micrograd.engine", "micrograd.nn")
+
+
 def import_failure(module: str) -> tuple[str, str]:
     """CPython's error class and words for an import of `module` that is not there: a
-    relative import (`.util`) in a script, which is in no package, or a missing module."""
+    relative import (`.util`) in a script, which is in no package, or a missing module,
+    named as CPython names it, from the first part that is not here: a repository's own
+    copy in a folder `micrograd/micrograd/` is `No module named 'micrograd.micrograd'`
+    (micrograd is here), `micrograd.engine.x` `...; 'micrograd.engine' is not a package`."""
     if module.startswith("."):
         return "ImportError", "attempted relative import with no known parent package"
-    return "ModuleNotFoundError", f"No module named '{module.split('.')[0]}'"
+    parts = module.split(".")
+    if parts[0] == "micrograd" and len(parts) > 1:
+        found = ".".join(parts[:2])
+        if found not in MICROGRAD_MODULES:
+            return "ModuleNotFoundError", f"No module named '{found}'"
+        missing = ".".join(parts[:3])
+        return "ModuleNotFoundError", f"No module named '{missing}'; '{found}' is not a package"
+    return "ModuleNotFoundError", f"No module named '{parts[0]}'"
 
 
 def refuse_host_calls(tree: ast.Module, error: Callable[[ast.AST, str], EngineError]) -> None:

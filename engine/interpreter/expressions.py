@@ -277,7 +277,7 @@ METHOD_DUNDERS = frozenset(
         "add", "radd", "sub", "rsub", "mul", "rmul", "truediv", "rtruediv", "floordiv",
         "rfloordiv", "mod", "rmod", "pow", "rpow", "matmul", "neg", "pos", "abs", "eq", "ne",
         "lt", "le", "gt", "ge", "call", "repr", "str", "len", "getitem", "setitem", "delitem",
-        "contains", "iter", "next", "bool", "float", "int", "hash",
+        "contains", "iter", "next", "bool", "float", "int", "hash", "init",
     )
 )  # fmt: skip
 # A number's own too (`(2).__round__()`, number_dunders.py): `Machine.get_attr` finds

@@ -993,12 +993,14 @@ class Machine:
         return self.unbound_dunder(obj, "__getattr__", fallback, (name,))
 
     def object_method(self, obj: PInstance, name: str) -> Any:
-        """`a.__eq__`, `a.__ne__`, `a.__hash__`, `a.__repr__`, `a.__str__` of an object
-        whose class does not define it: `object`'s method, bound, as CPython's."""
+        """`a.__eq__`, `a.__ne__`, `a.__hash__`, `a.__repr__`, `a.__str__`, `a.__init__` of an
+        object whose class does not define it: `object`'s method, bound, as CPython's."""
         if name == "__hash__" and hash_is_none(obj.cls):
             return None  # a class defining `__eq__` alone is unhashable: CPython's None
 
         def method(args: list[Any], kwargs: dict[str, Any]) -> Any:
+            if name == "__init__":  # `d.__init__()` of a class with none of its own
+                return object_init(obj, args, kwargs)
             _object_method_arguments(name, args, kwargs)
             if name == "__eq__":
                 return True if args[0] is obj else NotImplemented
@@ -1106,8 +1108,8 @@ class Machine:
                     tail = () if last is None or obj.mro[-1] is last else (last,)
                     kept = self.full_mros[obj] = (*mro, *tail)
                 return kept
-            if name == "__init__":  # `object.__init__(self)`: object's, which does nothing
-                return Builtin("__init__", _object_init_descriptor)
+            if name == "__init__":  # `object.__init__(self)`, `D.__init__(d)`: object's
+                return _OBJECT_INIT
             if name == "__setattr__":  # `object.__setattr__(self, name, value)`
                 return Builtin("__setattr__", self.object_setattr)
             if name == "__delattr__":  # `object.__delattr__(self, name)`
@@ -1366,7 +1368,9 @@ class Machine:
                 if method is not None:  # `super().__getitem__(0)`
                     return bound_dunder(name, method, plain)
         if name == "__init__":  # `super().__init__()` that reaches `object`'s: nothing to do
-            return Builtin("object.__init__", _object_init)
+            return Builtin(
+                "object.__init__", lambda args, kwargs: object_init(target, args, kwargs)
+            )
         if name == "__new__":  # `super().__new__(cls)` that reaches `object`'s
             return Builtin("object.__new__", self.object_new)
         if name == "__init_subclass__":  # object's, which takes no keywords
@@ -2887,7 +2891,7 @@ def hash_is_none(cls: PClass) -> bool:
 
 # The methods of `object` that an object of the program's has when its class does not
 # define them (`Machine.object_method`).
-_OBJECT_METHODS = frozenset({"__eq__", "__ne__", "__hash__", "__repr__", "__str__"})
+_OBJECT_METHODS = frozenset({"__eq__", "__ne__", "__hash__", "__repr__", "__str__", "__init__"})
 
 
 def _object_method_arguments(name: str, args: list[Any], kwargs: dict[str, Any]) -> None:
@@ -2901,12 +2905,23 @@ def _object_method_arguments(name: str, args: list[Any], kwargs: dict[str, Any])
         raise ProgramError(message, kind="TypeError")
 
 
-def _object_init(args: list[Any], kwargs: dict[str, Any]) -> None:
-    if args or kwargs:
-        raise ProgramError(
-            "object.__init__() takes exactly one argument (the instance to initialize)",
-            kind="TypeError",
-        )
+def object_init(instance: Any, args: list[Any], kwargs: dict[str, Any]) -> None:
+    """`object.__init__` of `instance`, given `args` after it: nothing, or CPython's
+    TypeError for arguments, worded by the instance's class as CPython's `object_init`
+    words it: `object.__init__()` where the class has an `__init__` of its own (a
+    `super().__init__(1)`), `D.__init__()` where it has neither that nor a `__new__`, and
+    no error where it has only a `__new__`."""
+    if not args and not kwargs:
+        return
+    name = "object"
+    if type(instance) is PInstance and instance.cls.lookup("__init__") is MISSING:
+        if instance.cls.lookup("__new__") is not MISSING:
+            return
+        name = instance.cls.name
+    raise ProgramError(
+        f"{name}.__init__() takes exactly one argument (the instance to initialize)",
+        kind="TypeError",
+    )
 
 
 def _object_hash(args: list[Any], kwargs: dict[str, Any]) -> int:
@@ -2931,7 +2946,12 @@ def _object_init_descriptor(args: list[Any], kwargs: dict[str, Any]) -> None:
     if not args:
         message = "descriptor '__init__' of 'object' object needs an argument"
         raise ProgramError(message, kind="TypeError")
-    _object_init(args[1:], kwargs)
+    object_init(args[0], args[1:], kwargs)
+
+
+# `object.__init__`, read off any class that has none of its own: one object, as CPython's
+# (`D.__init__ is object.__init__`).
+_OBJECT_INIT = Builtin("__init__", _object_init_descriptor)
 
 
 def _in_bytes(container: bytes, item: Any) -> bool:

@@ -364,6 +364,7 @@ OPERAND_WORDS = (
     "depend",  # FireHead90544/pocketgrad's `self._dependencies = set(_children)`
     "came_from", "made_from", "comes_from", "derived_from",  # `ret.came_from = (self, other)`
     "predecessor",  # Eli Bendersky's rad.py: `self.predecessors = []` of `Predecessor`s
+    "source",  # fabian-rudolf/nanograd's `a._source_set = set(_source)`
 )  # fmt: skip
 RULE_WORDS = ("backward", "backprop")
 
@@ -380,6 +381,22 @@ def worded_operands(attrs: dict[str, Any]) -> str | None:
             lowered = name.lower()  # (not of a key no string: `vars(obj)[1] = ()`)
             if any(word in lowered for word in OPERAND_WORDS):
                 return name
+    return None
+
+
+def numeric_attribute(attrs: dict[str, Any], grad: str) -> str | None:
+    """The first attribute holding a plain number (an int or a float, not a bool) other
+    than the gradient: a class's own name for its number, where no name of NUMBER_NAMES is
+    among its attributes (fabian-rudolf/nanograd's `a.of = of` beside `a.gradient = 0`).
+    `find_shape` takes it only for a node whose rule is its own, a function set on it in
+    `__init__` (`a._backpropagate = lambda: None`).
+
+    Example: `numeric_attribute({"of": 2.0, "gradient": 0}, "gradient") == "of"`.
+    """
+    for name, value in attrs.items():
+        kind = type(value)
+        if (kind is float or kind is int) and name != grad and type(name) is str:
+            return name
     return None
 
 
@@ -537,8 +554,11 @@ def find_shape(cls: PClass, attrs: dict[str, Any]) -> Shape | None:
     if grad is None:
         return None
     number = next((name for name in NUMBER_NAMES if name in attrs), None)
+    own_number = number is None  # a name of its own, taken only beside a rule of its own
     if number is None:
-        return None
+        number = numeric_attribute(attrs, grad)
+        if number is None:
+            return None
 
     def first(names: tuple[str, ...]) -> str | None:
         return next(
@@ -546,6 +566,10 @@ def find_shape(cls: PClass, attrs: dict[str, Any]) -> Shape | None:
         )
 
     rule = first(RULE_NAMES) or worded_rule(attrs)
+    if own_number and (rule is None or rule not in attrs):
+        # (a tape's node object, `output` and `gradient` with a `backward` method, is no
+        # node of this shape: `unit_shape` reads it)
+        return None
     # Not a method of the class (`def parents(self): return [self.left, self.right]`):
     # the operands are an attribute's, a list or tuple, or one to an attribute.
     operands = next(

@@ -243,7 +243,11 @@ def _row_key(node: Value) -> str:
 
 
 def _row_name(key: str) -> str:
-    """The op a row found by `key` (`_row_key`) is named by: the registry's (`op_key`)."""
+    """The op a row found by `key` (`_row_key`) is named by: the registry's (`op_key`), but
+    a power written with a caret (`^2`, `^3`: `f'^{other}'`) is one row `^`, as `**2` and
+    `**3` are one row `**`."""
+    if key.startswith("^"):
+        return "^"
     return key if key.startswith("e^") else op_key(key)
 
 

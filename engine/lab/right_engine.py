@@ -159,12 +159,24 @@ OP_WORDS: dict[str, str] = {
     "pow": "**",
     "power": "**",
     "negate": "neg",
+    "ln": "log",  # the natural log, as many engines name it (`Value(math.log(x), (self,), 'ln')`)
 }
+
+
+# Ops written as the sign a textbook prints (a course's `Value(a * b, (a, b), '×')`).
+OP_SIGNS = {"×": "*", "·": "*", "⋅": "*", "÷": "/", "−": "-"}
 
 
 def registry_op(op: str) -> str:
     """The op as the tables here name it: `registry_op("Mul") == "*"`,
-    `registry_op("__add__") == "+"`; any other op as it is."""
+    `registry_op("__add__") == "+"`, `registry_op("×") == "*"` (`OP_SIGNS`), a power
+    written with a caret as many engines write it `registry_op("^3") == "**3"`
+    (`f'^{other}'`; `'^'` alone is `**`, its exponent found as `"pow"`'s is); any other
+    op as it is."""
+    if op in OP_SIGNS:
+        return OP_SIGNS[op]
+    if op.startswith("^"):
+        return "**" + op[1:]
     if not op or (not op[0].isalpha() and op[0] != "_"):
         return op
     return OP_WORDS.get(op.strip("_").lower(), op)

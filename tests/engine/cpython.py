@@ -137,7 +137,30 @@ GRAD_NAMES = ("grad", "_grad", "derivative", "gradient", "gv", "adjoint", "_adjo
 
 
 def number_of(node: Any) -> Any:
-    return next(getattr(node, name) for name in NUMBER_NAMES if hasattr(node, name))
+    name = _number_name(node)
+    if name is None:
+        raise StopIteration  # (what `next` of no name raised before)
+    return getattr(node, name)
+
+
+def _number_name(node: Any) -> str | None:
+    """Where a node keeps its number: a name of NUMBER_NAMES, or, as the interpreter's
+    `numeric_attribute` finds a class's own name for it (fabian-rudolf/nanograd's `a.of`),
+    the first attribute of a node with a gradient that holds a plain number and is no
+    gradient."""
+    found = next((name for name in NUMBER_NAMES if hasattr(node, name)), None)
+    if found is not None or not hasattr(node, "__dict__") or isinstance(node, type):
+        return found
+    if not any(hasattr(node, name) for name in GRAD_NAMES):
+        return None
+    return next(
+        (
+            name
+            for name, value in vars(node).items()
+            if type(value) in (int, float) and name not in GRAD_NAMES
+        ),
+        None,
+    )
 
 
 HOLDER_NAMES = ("_ctx", "ctx", "_context", "context", "grad_fn", "_grad_fn", "creator", "_creator")
@@ -247,9 +270,7 @@ def _through_functions(fn: Any) -> list[Any]:
 
 
 def _is_node(value: Any) -> bool:
-    return any(hasattr(value, name) for name in GRAD_NAMES) and any(
-        hasattr(value, name) for name in NUMBER_NAMES
-    )
+    return any(hasattr(value, name) for name in GRAD_NAMES) and _number_name(value) is not None
 
 
 def run_in_cpython_with_passes(source: str) -> tuple[list[str], list[float], list[Any]]:
@@ -299,7 +320,7 @@ def run_in_cpython_with_passes(source: str) -> tuple[list[str], list[float], lis
         if (
             node is not None
             and any(hasattr(node, name) for name in GRAD_NAMES)
-            and any(hasattr(node, name) for name in NUMBER_NAMES)
+            and _number_name(node) is not None
             # a node holds one number: a `Tensor` of Values (`data` a list of them, `grad`
             # a property listing theirs) is no node, and its `backward()` hands the pass
             # to its Value's, which is the pass (as the interpreter counts it)

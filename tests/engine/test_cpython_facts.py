@@ -225,6 +225,98 @@ def test_the_snippet_modules_are_listed_where_an_import_is_refused() -> None:
         trace_source("import weakref\n" + TAIL)
 
 
+def test_a_missing_module_of_micrograd_is_named_as_cpython_names_it() -> None:
+    # micrograd is here, as CPython's installed micrograd is: a repository's own copy in
+    # `micrograd/micrograd/` (`from micrograd.micrograd.nn import MLP`) was "No module
+    # named 'micrograd'", where CPython names the part that is missing.
+    assert_as_cpython(
+        """
+def f():
+    for name in ('micrograd.foo', 'micrograd.micrograd.nn', 'micrograd.engine.x', 'foo.bar'):
+        try:
+            if name == 'micrograd.foo':
+                import micrograd.foo
+            elif name == 'micrograd.micrograd.nn':
+                from micrograd.micrograd.nn import MLP
+            elif name == 'micrograd.engine.x':
+                from micrograd.engine.x import V
+            else:
+                import foo.bar
+        except ImportError as e:
+            print(type(e).__name__, e)
+f()
+try:
+    import micrograd.nn.x
+except ModuleNotFoundError as e:
+    print(e)
+"""
+    )
+    for statement, said in [
+        ("from micrograd.micrograd.nn import MLP", "'micrograd.micrograd' — "),
+        ("import micrograd.engine.x", "'micrograd.engine.x'; 'micrograd.engine' is not a"),
+    ]:
+        with pytest.raises(EngineError, match=f"ModuleNotFoundError: No module named {said}"):
+            trace_source(statement + "\n" + TAIL)
+
+
+def test_an_init_set_on_a_class_after_it_is_made_is_cpythons() -> None:
+    # A notebook that grows its class cell by cell (`neuron.__init__ = __init__`, then
+    # `neuron.pred = pred`) was refused: "dunder attributes belong to class bodies".
+    assert_as_cpython(
+        """
+import random
+class Node:
+    def __init__(self, value):
+        self.value = value
+class neuron:
+    def __init__(self):
+        self.w = Node(random.uniform(-0.1, 0.1))
+def __init__(self, dim=1):
+    self.w = [Node(random.uniform(-0.1, 0.1)) for _ in range(dim)]
+    self.dim = dim
+neuron.__init__ = __init__
+n = neuron(3)
+print(n.dim, len(n.w), neuron.__init__ is __init__, neuron.__init__.__name__)
+class B(neuron):
+    pass
+setattr(B, '__init__', lambda self: setattr(self, 'dim', 'b'))
+print(B().dim, neuron(2).dim)
+n.__init__(5)
+neuron.__init__(n, 4)
+print(n.dim)
+class D:
+    pass
+class A:
+    def __init__(self):
+        super().__init__()
+    def reset(self, x):
+        super().__init__(x)
+class E:
+    def again(self, x):
+        super().__init__(x)
+class N:
+    def __new__(cls, *args):
+        return super().__new__(cls)
+d = D()
+print(d.__init__(), hasattr(D(), '__init__'), D.__init__ is object.__init__)
+for f in (lambda: d.__init__(1), lambda: d.__init__(a=1), lambda: D.__init__(d, 2),
+          lambda: D.__init__(), lambda: A().reset(1), lambda: E().again(2),
+          lambda: N(1).__init__(5), lambda: object.__init__(d, 3)):
+    try:
+        print(f())
+    except TypeError as e:
+        print('TypeError', e)
+class R:
+    pass
+R.__init__ = 5
+try:
+    R()
+except TypeError as e:
+    print(e)
+"""
+    )
+
+
 def test_attributes_set_on_a_function_are_cpythons() -> None:
     # (a decorator counting calls: `wrapper.calls = 0`)
     assert_as_cpython(

@@ -3373,6 +3373,31 @@ print(a.data, vars(b)[1])
     )
 
 
+@pytest.mark.parametrize(
+    "read",
+    ["(1).__init__", "[].__init__", "print.__init__", "Value(1.0).__init__", "int.__init__",
+     "len.__init__", "math.__init__", "range(3).__init__", "(lambda: 0).__init__"],
+)  # fmt: skip
+def test_init_read_off_what_is_not_the_programs_is_refused(read: str) -> None:
+    # `C.__init__` of a program's class is read anywhere (`neuron.__init__ = f`); off
+    # anything else it leads to nothing of the host's.
+    with pytest.raises(EngineError, match="has no attribute '__init__'"):
+        trace_source(f"import math\ny = {read}\n" + END)
+
+
+def test_an_init_set_after_the_class_that_makes_its_class_again_ends_at_the_call_depth() -> None:
+    source = (
+        "class C:\n    pass\nC.__init__ = lambda self: C()\ntry:\n    C()\n"
+        "except RecursionError as e:\n    print('caught', e)\n"
+        "class Q:\n    pass\nQ.__init__ = Q\nQ()\n"
+    )
+    with pytest.raises(EngineError, match="RecursionError: maximum recursion depth exceeded"):
+        trace_source(source + END)
+    assert printed_lines(trace_source(source.split("class Q")[0] + END))[0] == (
+        "caught maximum recursion depth exceeded"
+    )
+
+
 def test_a_typed_dict_of_an_endless_or_huge_field_list_stops_at_a_bound() -> None:
     # `TypedDict('T', fields)` reads its fields as CPython's does: an endless iterator is
     # the step bound, a class called with a huge dict the container bound's dict().

@@ -331,6 +331,183 @@ def test_ops_named_in_words_are_the_registrys_and_a_power_finds_its_exponent(
     assert verdicts == {add: "right", mul: "wrong", pow: "right"}
 
 
+# A power written with a caret, as many engines write it (`f'^{other}'`, or `'^'` alone,
+# also of two Values): `{rule}` is the one-Value power's rule body.
+CARET_OPS = """\
+import math
+
+
+class Value:
+    def __init__(self, data, _children=(), _op=''):
+        self.data = data
+        self.grad = 0.0
+        self._backward = lambda: None
+        self._prev = set(_children)
+        self._op = _op
+
+    def __add__(self, other):
+        other = other if isinstance(other, Value) else Value(other)
+        out = Value(self.data + other.data, (self, other), '+')
+
+        def _backward():
+            self.grad += out.grad
+            other.grad += out.grad
+        out._backward = _backward
+        return out
+
+    def __mul__(self, other):
+        other = other if isinstance(other, Value) else Value(other)
+        out = Value(self.data * other.data, (self, other), '*')
+
+        def _backward():
+            self.grad += other.data * out.grad
+            other.grad += self.data * out.grad
+        out._backward = _backward
+        return out
+
+    def __pow__(self, other):
+        if isinstance(other, Value):
+            out = Value(self.data ** other.data, (self, other), '^')
+
+            def _backward():
+                self.grad += other.data * self.data ** (other.data - 1) * out.grad
+                other.grad += math.log(self.data) * out.data * out.grad
+            out._backward = _backward
+            return out
+        out = Value(self.data ** other, (self,), {op})
+
+        def _backward():
+            self.grad += {rule}
+        out._backward = _backward
+        return out
+
+    def backward(self):
+        topo, seen = [], set()
+
+        def build(v):
+            if v not in seen:
+                seen.add(v)
+                for child in v._prev:
+                    build(child)
+                topo.append(v)
+        build(self)
+        self.grad = 1.0
+        for v in reversed(topo):
+            v._backward()
+
+
+x = Value(1.5)
+y = Value(0.7)
+z = ((x * y) ** 3 + x ** 2 + x ** -1 + x ** Value(1.3) + y) * 2.0
+z.backward()
+print(x.grad, y.grad)
+"""
+
+
+@pytest.mark.parametrize("op", ["f'^{other}'", "'^'"])
+def test_a_power_written_with_a_caret_is_checked_as_a_power(op: str) -> None:
+    # It was "unchecked", a wrong rule too, and nothing below it had a right gradient.
+    right = CARET_OPS.format(op=op, rule="other * self.data ** (other - 1) * out.grad")
+    trace = trace_source(right)
+    assert_same_output(printed_lines(trace), run_in_cpython(right))
+    assert all(node["correct_grad"] == pytest.approx(node["grad"]) for node in trace["nodes"])
+    verdicts = {rule["op"]: rule["verdict"] for rule in trace["engine_check"]["rules"]}
+    assert verdicts == {"*": "right", "+": "right", "^": "right"}  # `^3`, `^2`, `^-1`: one row
+    for rule in ("other * self.data ** (other - 1)", "other * self.data ** other * out.grad"):
+        wrong = CARET_OPS.format(op=op, rule=rule)  # no `* out.grad`; no `- 1`
+        rows = {row["op"]: row for row in trace_source(wrong)["engine_check"]["rules"]}
+        assert {op: row["verdict"] for op, row in rows.items()} == {
+            "*": "right",
+            "+": "right",
+            "^": "wrong",
+        }
+        # The line of that rule's `def _backward():`, not the two Values' power's.
+        assert rows["^"]["line"] == line_of(wrong, "self.grad += " + rule) - 1
+
+
+@pytest.mark.parametrize("sign", ["×", "·"])
+def test_a_product_written_as_a_textbooks_sign_is_checked_as_a_product(sign: str) -> None:
+    # A course's engine (Atcold/NYU-DLFL25U-micrograd) writes `'×'`: its row was
+    # "unchecked", even with its rule wrong, and nothing below it had a right gradient.
+    program = ENGINE.replace("'*')", repr(sign) + ")") + (
+        "a = Value(2.0)\nb = Value(-3.0)\nc = a * b\nd = c * a\nd.backward()\n"
+        "print(a.grad, b.grad)\n"
+    )
+    right = program.replace("{mul}", RIGHT_MUL)
+    trace = trace_source(right)
+    assert_same_output(printed_lines(trace), run_in_cpython(right))
+    assert all(node["correct_grad"] == pytest.approx(node["grad"]) for node in trace["nodes"])
+    assert {r["op"]: r["verdict"] for r in trace["engine_check"]["rules"]} == {sign: "right"}
+    wrong = program.replace("{mul}", RIGHT_MUL.replace("other.data * out.grad", "out.grad"))
+    assert {r["op"]: r["verdict"] for r in trace_source(wrong)["engine_check"]["rules"]} == {
+        sign: "wrong"
+    }
+
+
+def test_a_natural_log_named_ln_is_checked_as_the_registrys_log() -> None:
+    # `ln` (a dataclass engine's `Value(data=math.log(self.data), op="ln", ...)`) was
+    # "unchecked", and nothing below it had a right gradient.
+    program = """\
+import math
+
+
+class Value:
+    def __init__(self, data, _children=(), _op=''):
+        self.data = data
+        self.grad = 0.0
+        self._backward = lambda: None
+        self._prev = set(_children)
+        self._op = _op
+
+    def __mul__(self, other):
+        out = Value(self.data * other.data, (self, other), '*')
+
+        def _backward():
+            self.grad += other.data * out.grad
+            other.grad += self.data * out.grad
+        out._backward = _backward
+        return out
+
+    def ln(self):
+        out = Value(math.log(self.data), (self,), 'ln')
+
+        def _backward():
+            self.grad += {rule}
+        out._backward = _backward
+        return out
+
+    def backward(self):
+        topo, seen = [], set()
+
+        def build(v):
+            if v not in seen:
+                seen.add(v)
+                for child in v._prev:
+                    build(child)
+                topo.append(v)
+        build(self)
+        self.grad = 1.0
+        for v in reversed(topo):
+            v._backward()
+
+
+a = Value(3.0)
+b = Value(0.5)
+y = (a * b).ln() * b
+y.backward()
+print(a.grad, b.grad)
+"""
+    right = program.replace("{rule}", "1 / self.data * out.grad")
+    trace = trace_source(right)
+    assert_same_output(printed_lines(trace), run_in_cpython(right))
+    assert all(node["correct_grad"] == pytest.approx(node["grad"]) for node in trace["nodes"])
+    verdicts = {rule["op"]: rule["verdict"] for rule in trace["engine_check"]["rules"]}
+    assert verdicts == {"*": "right", "ln": "right"}
+    wrong = program.replace("{rule}", "1 / self.data")  # no `* out.grad`
+    verdicts = {r["op"]: r["verdict"] for r in trace_source(wrong)["engine_check"]["rules"]}
+    assert verdicts == {"*": "right", "ln": "wrong"}
+
+
 @pytest.mark.parametrize("x", ["1.0", "-1.0"])
 def test_a_power_whose_numbers_leave_its_exponent_in_doubt_is_unchecked(x: str) -> None:
     # (w * x + w) ** 2 with w * x + w = 0.5 * x + 0.5: 1 or 0 for these x: any k fits.

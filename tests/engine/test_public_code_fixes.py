@@ -1374,10 +1374,12 @@ def test_hasattr_of_a_dunder_on_the_programs_class_says_whether_it_is_there() ->
         " hasattr(V, '__call__'), hasattr(V(1), '__call__'), hasattr(V(1), '__len__'),"
         " hasattr(V, '__iter__'), hasattr(V(1), '__class__'), hasattr(V(1), '__eq__'))\n"
     )
-    # Only a bool, and only of the program's own objects; getattr stays refused.
+    # Only a bool, and only of the program's own objects; getattr stays refused but of
+    # the methods a class may define (`getattr(V, '__init__')` is its `__init__`, as
+    # `V.__init__` reads it: test_cpython_facts.py).
     # (`hasattr(V(1), '__dict__')`, `hasattr(V, '__mro__')`: CPython's answers now,
     # tests/engine/test_cpython_facts.py)
-    for refused in ("getattr(V, '__init__')",):
+    for refused in ("getattr(V, '__subclasses__')", "getattr(V(1), '__init_subclass__')"):
         with pytest.raises(EngineError, match="dunder attributes are not available"):
             run(f"class V:\n    def __init__(self, d=0):\n        self.d = d\nx = {refused}\n")
     # Of a built-in value, CPython's answer too (builtin_dunders.py), a bool only.
@@ -5604,6 +5606,84 @@ def test_an_unhashable_node_filled_after_it_is_made_is_named_by_its_method() -> 
     trace = trace_source(source)
     assert printed_lines(trace) == run_in_cpython(source) == ["3.0 2.0"]
     assert [node["op"] for node in trace["nodes"] if node["kind"] != "leaf"] == ["*"]
+
+
+OWN_NAMES = """
+class Value:
+    def __init__(a, of, _source=(), _operation=''):
+        a.of = of
+        a.gradient = 0
+        a._backpropagate = lambda: None
+        a._source_set = set(_source)
+        a._op = _operation
+
+    def __add__(a, b):
+        b = b if isinstance(b, Value) else Value(b)
+        c = Value(a.of + b.of, (a, b), '+')
+        def _backpropagate():
+            a.gradient += c.gradient
+            b.gradient += c.gradient
+        c._backpropagate = _backpropagate
+        return c
+
+    def __mul__(a, b):
+        b = b if isinstance(b, Value) else Value(b)
+        c = Value(a.of * b.of, (a, b), '*')
+        def _backpropagate():
+            a.gradient += b.of * c.gradient
+            b.gradient += a.of * c.gradient
+        c._backpropagate = _backpropagate
+        return c
+
+    def backpropagate(a):
+        topo, seen = [], set()
+        def build(v):
+            if v not in seen:
+                seen.add(v)
+                for child in v._source_set:
+                    build(child)
+                topo.append(v)
+        build(a)
+        a.gradient = 1
+        for v in reversed(topo):
+            v._backpropagate()
+
+
+x = Value(-4.0)
+w = Value(2.0)
+y = x * w + x * 3
+y.backpropagate()
+print(y.of, x.gradient, w.gradient)
+"""
+
+
+def test_a_node_whose_number_and_operands_have_names_of_their_own_is_drawn() -> None:
+    # fabian-rudolf/nanograd: `a.of` the number, `a._source_set` the operands, beside
+    # `a.gradient` and `a._backpropagate`. It was no graph node: "the program has no
+    # result" (its `backpropagate()` a plain call), where CPython runs it.
+    trace = trace_source(OWN_NAMES)
+    lines, numbers, outputs = run_in_cpython_with_passes(OWN_NAMES)
+    assert printed_lines(trace) == lines == ["-20.0 5.0 -4.0"]
+    assert [one["data"] for one in trace["passes"]] == numbers == [-20.0]
+    ours = sorted((n["data"], n["grad"]) for n in trace["nodes"] if n["kind"] == "leaf")
+    assert_leaves_among(ours, leaves_of(outputs))
+    assert {(n["data"], n["grad"]) for n in trace["nodes"] if n["kind"] == "leaf"} >= {
+        (-4.0, 5.0),
+        (2.0, -4.0),
+    }
+    check = trace["engine_check"]
+    assert {rule["op"]: rule["verdict"] for rule in check["rules"]} == {"*": "right", "+": "right"}
+    # Only beside a gradient and a rule set on the instance: a class holding a number and
+    # a gradient alone is no node, as before, nor is one whose rule is a method of its
+    # class (a tape's node objects, real_code/tape_of_nodes.py, read as units).
+    for rule in ("", "    def _backward(self):\n        pass\n"):
+        with pytest.raises(EngineError, match="no result"):
+            trace_source(
+                "class P:\n    def __init__(self):\n        self.lr = 0.1\n"
+                "        self.gradient = 0\n        self.kids = ()\n"
+                + rule
+                + "    def backpropagate(self):\n        self.gradient = 1\nP().backpropagate()\n"
+            )
 
 
 # A notebook's engine (written here after one): a node keeps its one consumer (`out`) and

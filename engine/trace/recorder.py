@@ -2477,6 +2477,15 @@ class Recorder:
                 "is read as one). Keep each node's operands on the node it makes (out._prev "
                 "= (self, other)) and call .backward() on the output"
             )
+        named = pass_of_another_shape(globals_) if last is None else None
+        if named is not None:
+            instance, method = named
+            raise ProgramError(
+                f"the program's {instance.cls.name} objects have a pass, {method}(), but are "
+                f"no graph nodes here: {missing_part(instance.attrs)}. A node is read by its "
+                "number (data, value…), its gradient (grad…) and its operands (_prev, "
+                "_children…) or its rule (_backward…), set on the node it makes"
+            )
         if last is None:
             raise ProgramError(NO_RESULT)
         raise ProgramError(
@@ -2955,6 +2964,31 @@ def graph_without_gradients(globals_: dict[str, Any]) -> PInstance | None:
 
 
 MAX_OPERANDS_LOOKED_AT = 8
+# What a method named as a backward pass has in its name (`backpropagate`, `backward_all`)
+PASS_WORDS = ("backward", "backprop")
+
+
+def pass_of_another_shape(globals_: dict[str, Any]) -> tuple[PInstance, str] | None:
+    """An object the program's globals name that holds a float and whose class of the
+    program's defines a method named as a pass (`backpropagate()`), where no global is a
+    graph node here: for a refusal that says what its objects lack, where a program
+    without one has no result to speak of."""
+    found = None
+    for value in globals_.values():
+        if type(value) is Value or (type(value) is PInstance and value.mirror is not None):
+            return None  # a graph of its own: the program has no result, as it says
+        if found is not None or type(value) is not PInstance:
+            continue
+        if not any(type(attr) is float for attr in value.attrs.values()):
+            continue
+        for cls in value.cls.mro:
+            for name, member in cls.namespace.items():
+                if type(member) is Function and any(word in name.lower() for word in PASS_WORDS):
+                    found = value, name
+                    break
+            if found is not None:
+                break
+    return found
 
 
 def graph_kept_apart(globals_: dict[str, Any]) -> tuple[PInstance, str, str] | None:

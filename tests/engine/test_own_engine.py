@@ -1589,3 +1589,36 @@ def test_nodes_whose_operands_only_a_tape_of_objects_keeps_are_refused_saying_so
     assert "AdjFloat objects hold a number (val) and a gradient (adj)" in message
     assert "not their operands" in message
     assert run_in_cpython(ADJOINT_TAPE_OF_BLOCKS)[-1] == "__add__ 4"
+
+
+def test_a_pass_of_another_name_on_objects_of_no_known_shape_is_told_what_they_lack() -> None:
+    # SPEC §15: a program whose graph cannot be found is told which attribute was missing.
+    # A `backpropagate()` over nodes keeping `x`, `d` and `kids` had "no result: call
+    # .backward()", though it made and walked its graph; a program that never made one
+    # still has no result.
+    source = """\
+class Node:
+    def __init__(self, x, kids=()):
+        self.x = x
+        self.d = 0.0
+        self.kids = kids
+    def __mul__(self, o):
+        return Node(self.x * o.x, (self, o))
+    def backpropagate(self):
+        self.d = 1.0
+a = Node(2.0)
+b = Node(3.0)
+c = a * b
+c.backpropagate()
+print(c.x)
+"""
+    with pytest.raises(EngineError) as caught:
+        trace_source(source)
+    message = str(caught.value)
+    assert "Node objects have a pass, backpropagate(), but are no graph nodes" in message
+    assert "it has no `grad` attribute" in message
+    assert run_in_cpython(source) == ["6.0"]
+    plain = "class Counter:\n    def __init__(self):\n        self.n = 0.5\nc = Counter()\n"
+    with pytest.raises(EngineError) as plain_caught:
+        trace_source(plain)
+    assert "have a pass" not in str(plain_caught.value)

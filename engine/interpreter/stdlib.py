@@ -189,6 +189,10 @@ class Modules(Mapping[str, PModule]):
     def __len__(self) -> int:
         return len(self._names)
 
+    def made(self) -> dict[str, PModule]:
+        """The modules made so far, by name (none is made by reading this)."""
+        return self._made
+
 
 def stdlib_modules(library: Library) -> dict[str, Callable[[], Any]]:
     """The makers of the library's modules, by name (`Modules`)."""

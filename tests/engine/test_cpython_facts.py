@@ -1597,3 +1597,21 @@ for probe in [lambda: isinstance(c, Cfg), lambda: issubclass(dict, Full),
 print(isinstance(c, dict), sorted(k for k in vars(Cfg) if not k.startswith('__')))
 """
     )
+
+
+def test_getattr_of_a_built_in_type_or_bound_method_says_cpythons_words() -> None:
+    # CPython's own words for the object the engine's built-in stands for: a type's
+    # (`type object 'itertools.chain' ...`), a bound method's its function's.
+    assert_as_cpython(
+        """
+import collections, functools, itertools, random
+for probe in [lambda: int.x, lambda: itertools.chain.x, lambda: collections.deque.x,
+              lambda: functools.partial.x, lambda: random.Random.x, lambda: random.seed.x,
+              lambda: random.Random(1).uniform.x, lambda: dict.fromkeys.x, lambda: len.x]:
+    try:
+        probe()
+    except AttributeError as e:
+        print(e)
+print(hasattr(map, 'y'), getattr(random.choice, 'z', 4))
+"""
+    )

@@ -879,7 +879,9 @@ class Compiler(ExpressionCompiler):
             and target.attr in GRAD_NAMES
         ):
             self.check_attribute(target, scope)
-            if ast.unparse(node.value) == ast.unparse(target):
+            if isinstance(target.value, ast.Name) and ast.unparse(node.value) == ast.unparse(
+                target
+            ):  # (an object read once: `f().grad = f().grad` calls `f` twice, as CPython)
                 return self.grad_kept(target, scope)
             return self.grad_write(target, None, node.value, scope)
         value = self.expr(node.value, scope)

@@ -1615,3 +1615,27 @@ for probe in [lambda: int.x, lambda: itertools.chain.x, lambda: collections.dequ
 print(hasattr(map, 'y'), getattr(random.choice, 'z', 4))
 """
     )
+
+
+def test_a_gradient_stored_back_onto_a_call_calls_it_twice_as_cpython() -> None:
+    # `f().grad = f().grad` is no `self.grad = self.grad`: CPython calls `f` for the read
+    # and again for the store (here: the first node's gradient to the second)
+    assert_as_cpython(
+        """
+class V:
+    def __init__(self, v):
+        self.v = v
+        self.grad = float(v)
+nodes = [V(1), V(2), V(3)]
+order = iter(nodes)
+def pick():
+    node = next(order)
+    print('picked', node.v)
+    return node
+def rule():
+    pick().grad = pick().grad
+    nodes[2].grad = nodes[2].grad
+rule()
+print([n.grad for n in nodes], sorted(vars(nodes[2])))
+"""
+    )

@@ -109,11 +109,14 @@ from backprop_animator.engine.interpreter.stdlib import (
     CLASS_VARIABLES,
     INIT_VARIABLES,
     KW_ONLY_MARKS,
+    TYPEDDICT_KEY,
     check_enum_bases,
     check_enum_extension,
     check_enum_order,
     enum_mixin_base,
     finish_class,
+    typed_dict_bases,
+    typed_dict_keywords,
 )
 from backprop_animator.engine.interpreter.text import NO_METHOD, cpython_type
 from backprop_animator.engine.interpreter.type_hints import HINTS, Hint
@@ -2221,6 +2224,8 @@ class Compiler(ExpressionCompiler):
         """The class a class statement's body (or `type(name, bases, dict)`) makes of its
         bases and names, as CPython's `type.__new__` makes it, but for its functions'
         owner, `__set_name__` and `__init_subclass__` (`finish_making`)."""
+        if any(TYPEDDICT_KEY in base.namespace for base in base_classes):
+            base_classes = typed_dict_bases(self.m, base_classes, namespace)  # `dict` alone
         if base_classes:
             check_ancestry(self.m.state, base_classes)
             check_enum_order(base_classes)  # `class X(int, IntEnum)`
@@ -2261,6 +2266,8 @@ class Compiler(ExpressionCompiler):
         if not cls.abstract and cls.lookup("__new__") is not MISSING:
             # its own `__new__` makes its objects (`Machine.new_instance`)
             cls.abstract = Maker(partial(self.m.new_instance, cls))
+        if TYPEDDICT_KEY in cls.namespace and given:  # `total=`: its metaclass's
+            given = typed_dict_keywords(given)
         self.set_names(cls)
         self.init_subclass(cls, given)
 

@@ -1639,3 +1639,25 @@ rule()
 print([n.grad for n in nodes], sorted(vars(nodes[2])))
 """
     )
+
+
+def test_a_typed_dict_class_has_dict_as_its_base_and_its_bases_annotations() -> None:
+    # CPython's metaclass makes `dict` a TypedDict class's one base and gathers its
+    # TypedDict bases' annotations into its own
+    assert_as_cpython(
+        """
+from typing import TypedDict, get_type_hints
+class Cfg(TypedDict):
+    lr: float
+class Big(Cfg, total=False):
+    name: str
+print(Big.__annotations__, get_type_hints(Big), Big.__mro__, issubclass(Big, dict))
+print(Cfg.fromkeys(['lr']), Big(lr=0.1, name='x').get('name'))
+Point = TypedDict('Point', {'x': float, 'y': float})
+print(Point.__annotations__, Point.__mro__, Point(x=1.0, y=2.0))
+try:
+    type('Mixed', (Cfg, list), {})
+except TypeError as e:
+    print(e)
+"""
+    )

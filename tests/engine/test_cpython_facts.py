@@ -1661,3 +1661,21 @@ except TypeError as e:
     print(e)
 """
     )
+
+
+def test_an_os_error_of_an_errno_is_its_subclass_as_cpythons() -> None:
+    # CPython's `OSError.__new__` makes the subclass its errno names, so a handler of
+    # FileNotFoundError catches `raise OSError(2, ...)`; a subclass's own call keeps it
+    assert_as_cpython(
+        """
+class Mine(OSError):
+    pass
+for e in [OSError(2, 'No such file', 'a.txt'), OSError(13, 'denied'), OSError(32, 'pipe'),
+          OSError(2), OSError(999, 'x'), Mine(2, 'x'), IOError(17, 'exists')]:
+    print(type(e).__name__, repr(e), e.errno, e.args)
+try:
+    raise OSError(2, 'gone', 'f.txt')
+except FileNotFoundError as e:
+    print('caught', e, e.filename)
+"""
+    )

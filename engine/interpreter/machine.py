@@ -250,7 +250,7 @@ class Machine:
         self.alias_origins: dict[str, Any] = {}
         # The run's modules (`Library.modules`), and CPython's objects their members and
         # the built-ins stand for, by the ids of the members (each kept, so its id stays
-        # its own), as of how many modules were made (`host_twin`)
+        # its own), as of how many members the modules made had (`host_twin`)
         self.module_table: Any = None
         self.host_twins: dict[int, tuple[Any, Any]] = {}
         self.host_twins_of = -1
@@ -917,7 +917,8 @@ class Machine:
         what the host process happened to import (the same program, the same trace)."""
         table = self.module_table
         made = table.made() if table is not None else {}
-        if self.host_twins_of != len(made):
+        size = sum(len(module.members) for module in made.values())  # (a module made, or
+        if self.host_twins_of != size:  # a member the library adds to one since)
             twins: dict[int, tuple[Any, Any]] = {}
             for module_name, module in made.items():
                 if module_name == "builtins" or module_name in _HOST_MODULES:
@@ -929,7 +930,7 @@ class Machine:
                     for member, value in module.members.items():
                         if isinstance(value, Builtin) and id(value) not in twins:
                             twins[id(value)] = (value, getattr(host, member, None))
-            self.host_twins, self.host_twins_of = twins, len(made)
+            self.host_twins, self.host_twins_of = twins, size
         held = self.host_twins.get(id(obj))
         if held is not None and held[0] is obj:
             return held[1]

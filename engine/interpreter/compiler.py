@@ -2200,9 +2200,14 @@ class Compiler(ExpressionCompiler):
         CPython's refusals of an Enum's bases."""
         list_type, dict_type = self.builtins["list"], self.builtins["dict"]
         base_classes = list(values)
+        table = self.m.module_table  # (typing's Generic, if the program imported typing)
+        typing_made = table.made().get("typing") if table is not None else None
+        generic = typing_made.members.get("Generic") if typing_made is not None else None
         for index, value in enumerate(base_classes):
             if type(value) is Annotation:  # `class T(S[int])`, `List[float]`: its origin,
                 value = base_classes[index] = alias_base(self.m, value)  # as CPython's
+                if generic is not None and adds_generic(value, values[index:], generic):
+                    base_classes.append(generic)  # `Stack(List[int]).__mro__`: Generic last
             if value is list_type or value is dict_type:  # `class Stack(list)`
                 kind = list if value is list_type else dict
                 base_classes[index] = builtin_base(self.m, kind, value)
@@ -2653,6 +2658,26 @@ def _binds_unrun(node: ast.ClassDef) -> ast.AST | None:
 _TYPING_ORIGINS = {
     "List": "list", "Dict": "dict", "Tuple": "tuple", "Set": "set", "FrozenSet": "frozenset"
 }  # fmt: skip
+
+
+def adds_generic(origin: Any, aliases: list[Any], generic: PClass) -> bool:
+    """Whether typing's `__mro_entries__` of `aliases[0]` (of `origin`) puts `Generic`
+    among the bases too: a typing alias's (`List[int]`, `Box[int]` of a `Generic[T]`
+    class, not `list[int]`), where no later base is generic and none is Generic."""
+    alias = aliases[0]
+
+    def generic_base(value: Any) -> bool:
+        if type(value) is Annotation:
+            value = value.origin if value.origin is not None else _TYPING_ORIGINS.get(value.name)
+        return type(value) is PClass and generic in value.mro
+
+    typing_alias = alias.name in _TYPING_ORIGINS or (
+        type(origin) is PClass and generic in origin.mro and origin is not generic
+    )
+    return typing_alias and not any(
+        (type(later) is Annotation and later.name in _TYPING_ORIGINS) or generic_base(later)
+        for later in aliases[1:]
+    )
 
 
 def alias_base(machine: Any, alias: Annotation) -> Any:

@@ -1390,8 +1390,10 @@ def typing_module(library: Library) -> PModule:
     members["NamedTuple"] = named
     if builtins is not None:
         members["TypedDict"] = _typed_dict(library, builtins.members["dict"])
-    members["Generic"] = PClass("Generic", (), {})
-    members["Protocol"] = PClass("Protocol", (), {PROTOCOL_KEY: True})
+    generic = members["Generic"] = PClass("Generic", (), {})
+    protocol = members["Protocol"] = PClass("Protocol", (generic,), {PROTOCOL_KEY: True})
+    for made in (generic, protocol):  # `<class 'typing.Generic'>` in an `__mro__`
+        library.machine.texts.class_modules[made] = "typing."
     return PModule("typing", members)
 
 

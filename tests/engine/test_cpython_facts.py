@@ -1679,3 +1679,32 @@ except FileNotFoundError as e:
     print('caught', e, e.filename)
 """
     )
+
+
+def test_typing_aliases_as_bases_put_generic_in_the_mro_as_cpythons() -> None:
+    # typing's `__mro_entries__` adds `typing.Generic` after a typing alias's origin
+    # (`List[int]`, `Box[int]`) where no later base is generic; `list[int]` adds none;
+    # Protocol is Generic's subclass
+    assert_as_cpython(
+        """
+from typing import Dict, Generic, List, Protocol, TypeVar
+T = TypeVar('T')
+class Stack(List[int]):
+    pass
+class Table(Dict[str, float]):
+    pass
+class Plain(list[float]):
+    pass
+class Box(Generic[T]):
+    pass
+class IntBox(Box[int]):
+    pass
+class Both(List[int], Box[int]):
+    pass
+class Getter(Protocol[T]):
+    pass
+for cls in [Stack, Table, Plain, IntBox, Both, Getter, Protocol]:
+    print(cls.__mro__)
+print(issubclass(Stack, Generic), issubclass(Plain, Generic))
+"""
+    )

@@ -832,6 +832,9 @@ class Machine:
             return self.class_attr(obj, name)
         if kind is PProperty:
             return self.property_attr(obj, name)
+        if name == "__name__" and kind is Partial:  # CPython's partial has none
+            words = "'functools.partial' object has no attribute '__name__'"
+            raise ProgramError(words, kind="AttributeError")
         if name == "__name__" and (kind is Function or isinstance(obj, Builtin)):
             # a built-in's without its module (`math.sqrt.__name__`: 'sqrt'), as CPython's
             return getattr(

@@ -1708,3 +1708,19 @@ for cls in [Stack, Table, Plain, IntBox, Both, Getter, Protocol]:
 print(issubclass(Stack, Generic), issubclass(Plain, Generic))
 """
     )
+
+
+def test_a_partial_has_no_name_as_cpythons() -> None:
+    # a decorator's `getattr(fn, '__name__', default)` gets the default for a partial
+    assert_as_cpython(
+        """
+import functools
+double = functools.partial(max, 2)
+print(getattr(double, '__name__', 'no name'))
+print(getattr(functools.lru_cache(maxsize=None)(abs), '__name__'))
+try:
+    double.__name__
+except AttributeError as e:
+    print(e)
+"""
+    )

@@ -137,24 +137,27 @@ PASTE_NAMES = ("Value", "draw_dot", "Digraph")  # `from anything import Value` a
 
 # micrograd's modules here: the package is here, as CPython's installed micrograd is.
 MICROGRAD_MODULES = ("micrograd.engine", "micrograd.nn")
+# The modules here that are packages in CPython: a submodule missing from one of them is
+# no "'os' is not a package"
+PACKAGES = frozenset({"collections", "json", "logging", "micrograd", "pytest", "unittest"})
 
 
-def import_failure(module: str) -> tuple[str, str]:
+def import_failure(module: str, here: Callable[[str], bool]) -> tuple[str, str]:
     """CPython's error class and words for an import of `module` that is not there: a
-    relative import (`.util`) in a script, which is in no package, or a missing module,
-    named as CPython names it, from the first part that is not here: a repository's own
-    copy in a folder `micrograd/micrograd/` is `No module named 'micrograd.micrograd'`
-    (micrograd is here), `micrograd.engine.x` `...; 'micrograd.engine' is not a package`."""
+    relative import (`.util`) in a script, which is in no package, or a missing module:
+    the first of its dotted names that is not `here` (`import os.nothere`: `No module
+    named 'os.nothere'; 'os' is not a package`, `import numpy.linalg`: `'numpy'`)."""
     if module.startswith("."):
         return "ImportError", "attempted relative import with no known parent package"
     parts = module.split(".")
-    if parts[0] == "micrograd" and len(parts) > 1:
-        found = ".".join(parts[:2])
-        if found not in MICROGRAD_MODULES:
-            return "ModuleNotFoundError", f"No module named '{found}'"
-        missing = ".".join(parts[:3])
-        return "ModuleNotFoundError", f"No module named '{missing}'; '{found}' is not a package"
-    return "ModuleNotFoundError", f"No module named '{parts[0]}'"
+    end = 1
+    while end < len(parts) and here(".".join(parts[:end])):
+        end += 1
+    words = f"No module named '{'.'.join(parts[:end])}'"
+    parent = ".".join(parts[: end - 1])
+    if parent and parent not in PACKAGES:
+        words += f"; '{parent}' is not a package"
+    return "ModuleNotFoundError", words
 
 
 def refuse_host_calls(tree: ast.Module, error: Callable[[ast.AST, str], EngineError]) -> None:
@@ -1740,7 +1743,7 @@ class Compiler(ExpressionCompiler):
         (`try: import numpy as np` / `except ImportError: np = None`), as CPython raises
         on a machine without that module."""
         message = self.not_importable(statement, module)
-        kind, seen = import_failure(module)
+        kind, seen = import_failure(module, self.importable)
         if not (self.in_try or when_run):
             raise self.error(node, self.refusal(statement, module))
         line, column = self.pos(node)
@@ -1762,12 +1765,23 @@ class Compiler(ExpressionCompiler):
 
         return run
 
+    def importable(self, module: str) -> bool:
+        """Whether `import module` imports a module here (for CPython's words of a
+        submodule that is not: `import_failure`)."""
+        return (
+            module in self.modules
+            or module in LAZY_MODULES
+            or module in LIBRARY_SOURCES
+            or module == "micrograd"
+            or module in MICROGRAD_MODULES
+        )
+
     def refusal(self, statement: str, module: str) -> str:
         """Why an import is refused before the program runs: CPython's error first where
         CPython fails there too (a relative import, a module outside its standard library)."""
         message = self.not_importable(statement, module)
         if module.startswith(".") or module.split(".")[0] not in sys.stdlib_module_names:
-            kind, seen = import_failure(module)
+            kind, seen = import_failure(module, self.importable)
             return f"{kind}: {seen} — {message}"
         return message
 

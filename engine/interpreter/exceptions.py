@@ -124,7 +124,7 @@ ERRNO_CLASSES = {
 }  # fmt: skip
 # An ImportError's own fields (CPython's `name` and `path` keywords, `msg` its one argument)
 IMPORT_ERROR_FIELDS = ("msg", "name", "path")
-NO_MODULE = re.compile(r"No module named '([^']*)'")
+NO_MODULE = re.compile(r"No module named '([^']*)'(?:; '[^']*' is not a package)?")
 # `errno`, `strerror`, `filename`, `filename2` of an OSError: None but where CPython sets
 # them, from 2 to 5 arguments (`OSError(2, 'No such file', 'x')`).
 OS_ERROR_FIELDS = ("errno", "strerror", "filename", None, "filename2")

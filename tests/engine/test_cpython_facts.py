@@ -1724,3 +1724,26 @@ except AttributeError as e:
     print(e)
 """
     )
+
+
+def test_a_missing_submodule_of_a_module_here_is_named_as_cpythons() -> None:
+    # `import os.nothere`: os is here, so CPython's words and `e.name` are the submodule's
+    # (it said "No module named 'os'", e.name 'os'), a package's without "not a package"
+    assert_as_cpython(
+        """
+def attempt(which):
+    try:
+        if which == 0:
+            import os.nothere
+        elif which == 1:
+            import collections.nothere
+        elif which == 2:
+            import micrograd.engine.nothere
+        else:
+            import numpy.linalg
+    except ImportError as e:
+        print(type(e).__name__, e.name, e)
+for which in range(4):
+    attempt(which)
+"""
+    )

@@ -109,11 +109,14 @@ from backprop_animator.engine.interpreter.stdlib import (
     CLASS_VARIABLES,
     INIT_VARIABLES,
     KW_ONLY_MARKS,
+    TYPEDDICT_KEY,
     check_enum_bases,
     check_enum_extension,
     check_enum_order,
     enum_mixin_base,
     finish_class,
+    typed_dict_bases,
+    typed_dict_keywords,
 )
 from backprop_animator.engine.interpreter.text import NO_METHOD, cpython_type
 from backprop_animator.engine.interpreter.type_hints import HINTS, Hint
@@ -134,24 +137,27 @@ PASTE_NAMES = ("Value", "draw_dot", "Digraph")  # `from anything import Value` a
 
 # micrograd's modules here: the package is here, as CPython's installed micrograd is.
 MICROGRAD_MODULES = ("micrograd.engine", "micrograd.nn")
+# The modules here that are packages in CPython: a submodule missing from one of them is
+# no "'os' is not a package"
+PACKAGES = frozenset({"collections", "json", "logging", "micrograd", "pytest", "unittest"})
 
 
-def import_failure(module: str) -> tuple[str, str]:
+def import_failure(module: str, here: Callable[[str], bool]) -> tuple[str, str]:
     """CPython's error class and words for an import of `module` that is not there: a
-    relative import (`.util`) in a script, which is in no package, or a missing module,
-    named as CPython names it, from the first part that is not here: a repository's own
-    copy in a folder `micrograd/micrograd/` is `No module named 'micrograd.micrograd'`
-    (micrograd is here), `micrograd.engine.x` `...; 'micrograd.engine' is not a package`."""
+    relative import (`.util`) in a script, which is in no package, or a missing module:
+    the first of its dotted names that is not `here` (`import os.nothere`: `No module
+    named 'os.nothere'; 'os' is not a package`, `import numpy.linalg`: `'numpy'`)."""
     if module.startswith("."):
         return "ImportError", "attempted relative import with no known parent package"
     parts = module.split(".")
-    if parts[0] == "micrograd" and len(parts) > 1:
-        found = ".".join(parts[:2])
-        if found not in MICROGRAD_MODULES:
-            return "ModuleNotFoundError", f"No module named '{found}'"
-        missing = ".".join(parts[:3])
-        return "ModuleNotFoundError", f"No module named '{missing}'; '{found}' is not a package"
-    return "ModuleNotFoundError", f"No module named '{parts[0]}'"
+    end = 1
+    while end < len(parts) and here(".".join(parts[:end])):
+        end += 1
+    words = f"No module named '{'.'.join(parts[:end])}'"
+    parent = ".".join(parts[: end - 1])
+    if parent and parent not in PACKAGES:
+        words += f"; '{parent}' is not a package"
+    return "ModuleNotFoundError", words
 
 
 def refuse_host_calls(tree: ast.Module, error: Callable[[ast.AST, str], EngineError]) -> None:
@@ -879,7 +885,9 @@ class Compiler(ExpressionCompiler):
             and target.attr in GRAD_NAMES
         ):
             self.check_attribute(target, scope)
-            if ast.unparse(node.value) == ast.unparse(target):
+            if isinstance(target.value, ast.Name) and ast.unparse(node.value) == ast.unparse(
+                target
+            ):  # (an object read once: `f().grad = f().grad` calls `f` twice, as CPython)
                 return self.grad_kept(target, scope)
             return self.grad_write(target, None, node.value, scope)
         value = self.expr(node.value, scope)
@@ -1735,7 +1743,7 @@ class Compiler(ExpressionCompiler):
         (`try: import numpy as np` / `except ImportError: np = None`), as CPython raises
         on a machine without that module."""
         message = self.not_importable(statement, module)
-        kind, seen = import_failure(module)
+        kind, seen = import_failure(module, self.importable)
         if not (self.in_try or when_run):
             raise self.error(node, self.refusal(statement, module))
         line, column = self.pos(node)
@@ -1757,12 +1765,23 @@ class Compiler(ExpressionCompiler):
 
         return run
 
+    def importable(self, module: str) -> bool:
+        """Whether `import module` imports a module here (for CPython's words of a
+        submodule that is not: `import_failure`)."""
+        return (
+            module in self.modules
+            or module in LAZY_MODULES
+            or module in LIBRARY_SOURCES
+            or module == "micrograd"
+            or module in MICROGRAD_MODULES
+        )
+
     def refusal(self, statement: str, module: str) -> str:
         """Why an import is refused before the program runs: CPython's error first where
         CPython fails there too (a relative import, a module outside its standard library)."""
         message = self.not_importable(statement, module)
         if module.startswith(".") or module.split(".")[0] not in sys.stdlib_module_names:
-            kind, seen = import_failure(module)
+            kind, seen = import_failure(module, self.importable)
             return f"{kind}: {seen} — {message}"
         return message
 
@@ -2195,9 +2214,14 @@ class Compiler(ExpressionCompiler):
         CPython's refusals of an Enum's bases."""
         list_type, dict_type = self.builtins["list"], self.builtins["dict"]
         base_classes = list(values)
+        table = self.m.module_table  # (typing's Generic, if the program imported typing)
+        typing_made = table.made().get("typing") if table is not None else None
+        generic = typing_made.members.get("Generic") if typing_made is not None else None
         for index, value in enumerate(base_classes):
             if type(value) is Annotation:  # `class T(S[int])`, `List[float]`: its origin,
                 value = base_classes[index] = alias_base(self.m, value)  # as CPython's
+                if generic is not None and adds_generic(value, values[index:], generic):
+                    base_classes.append(generic)  # `Stack(List[int]).__mro__`: Generic last
             if value is list_type or value is dict_type:  # `class Stack(list)`
                 kind = list if value is list_type else dict
                 base_classes[index] = builtin_base(self.m, kind, value)
@@ -2219,6 +2243,8 @@ class Compiler(ExpressionCompiler):
         """The class a class statement's body (or `type(name, bases, dict)`) makes of its
         bases and names, as CPython's `type.__new__` makes it, but for its functions'
         owner, `__set_name__` and `__init_subclass__` (`finish_making`)."""
+        if any(TYPEDDICT_KEY in base.namespace for base in base_classes):
+            base_classes = typed_dict_bases(self.m, base_classes, namespace)  # `dict` alone
         if base_classes:
             check_ancestry(self.m.state, base_classes)
             check_enum_order(base_classes)  # `class X(int, IntEnum)`
@@ -2259,6 +2285,8 @@ class Compiler(ExpressionCompiler):
         if not cls.abstract and cls.lookup("__new__") is not MISSING:
             # its own `__new__` makes its objects (`Machine.new_instance`)
             cls.abstract = Maker(partial(self.m.new_instance, cls))
+        if TYPEDDICT_KEY in cls.namespace and given:  # `total=`: its metaclass's
+            given = typed_dict_keywords(given)
         self.set_names(cls)
         self.init_subclass(cls, given)
 
@@ -2644,6 +2672,26 @@ def _binds_unrun(node: ast.ClassDef) -> ast.AST | None:
 _TYPING_ORIGINS = {
     "List": "list", "Dict": "dict", "Tuple": "tuple", "Set": "set", "FrozenSet": "frozenset"
 }  # fmt: skip
+
+
+def adds_generic(origin: Any, aliases: list[Any], generic: PClass) -> bool:
+    """Whether typing's `__mro_entries__` of `aliases[0]` (of `origin`) puts `Generic`
+    among the bases too: a typing alias's (`List[int]`, `Box[int]` of a `Generic[T]`
+    class, not `list[int]`), where no later base is generic and none is Generic."""
+    alias = aliases[0]
+
+    def generic_base(value: Any) -> bool:
+        if type(value) is Annotation:
+            value = value.origin if value.origin is not None else _TYPING_ORIGINS.get(value.name)
+        return type(value) is PClass and generic in value.mro
+
+    typing_alias = alias.name in _TYPING_ORIGINS or (
+        type(origin) is PClass and generic in origin.mro and origin is not generic
+    )
+    return typing_alias and not any(
+        (type(later) is Annotation and later.name in _TYPING_ORIGINS) or generic_base(later)
+        for later in aliases[1:]
+    )
 
 
 def alias_base(machine: Any, alias: Annotation) -> Any:

@@ -113,9 +113,18 @@ HIERARCHY: tuple[tuple[str, str | None], ...] = (
     ("ResourceWarning", "Warning"),
     ("EncodingWarning", "Warning"),
 )
+# The subclass CPython's `OSError(errno, ...)` makes for each errno (Linux's numbers)
+ERRNO_CLASSES = {
+    11: "BlockingIOError", 114: "BlockingIOError", 115: "BlockingIOError",
+    10: "ChildProcessError", 32: "BrokenPipeError", 108: "BrokenPipeError",
+    103: "ConnectionAbortedError", 111: "ConnectionRefusedError",
+    104: "ConnectionResetError", 17: "FileExistsError", 2: "FileNotFoundError",
+    21: "IsADirectoryError", 20: "NotADirectoryError", 4: "InterruptedError",
+    13: "PermissionError", 1: "PermissionError", 3: "ProcessLookupError", 110: "TimeoutError",
+}  # fmt: skip
 # An ImportError's own fields (CPython's `name` and `path` keywords, `msg` its one argument)
 IMPORT_ERROR_FIELDS = ("msg", "name", "path")
-NO_MODULE = re.compile(r"No module named '([^']*)'")
+NO_MODULE = re.compile(r"No module named '([^']*)'(?:; '[^']*' is not a package)?")
 # `errno`, `strerror`, `filename`, `filename2` of an OSError: None but where CPython sets
 # them, from 2 to 5 arguments (`OSError(2, 'No such file', 'x')`).
 OS_ERROR_FIELDS = ("errno", "strerror", "filename", None, "filename2")
@@ -175,6 +184,7 @@ def exception_classes(
             raise refused
         args[0].fields["args"] = tuple(args[1:])
         special_fields(args[0], tuple(args[1:]))
+        errno_subclass(args, classes)
 
     def field(name: str) -> PProperty:
         """CPython's descriptor of `name` (`BaseException.args`, a getset that makes a
@@ -405,6 +415,16 @@ def instance_of_error(error: ProgramError, classes: dict[str, PClass]) -> PInsta
         named = NO_MODULE.fullmatch(message) if type(message) is str else None
         fields.update(msg=message, name=named.group(1) if named else None, path=None)
     return instance
+
+
+def errno_subclass(args: list[Any], classes: dict[str, PClass]) -> None:
+    """`OSError(2, 'No such file')` is CPython's FileNotFoundError: its `OSError.__new__`
+    makes the subclass of the errno (an OSError's alone, not its subclasses')."""
+    instance = args[0]
+    if instance.cls is classes["OSError"] and 3 <= len(args) <= 6 and isinstance(args[1], int):
+        mapped = ERRNO_CLASSES.get(args[1])
+        if mapped is not None:
+            instance.cls = classes[mapped]
 
 
 def import_error_init(args: list[Any], kwargs: dict[str, Any]) -> None:

@@ -867,7 +867,8 @@ class Library:
             "random": self.random_module(self.state.rng),
             "builtins": self.builtins_module,
         }
-        return Modules(made, stdlib_modules(self))
+        table = self.machine.module_table = Modules(made, stdlib_modules(self))
+        return table
 
     # Built-in functions
 

@@ -248,6 +248,12 @@ class Machine:
         self.no_passes: set[tuple[int, int]] = set()
         # The built-in types a generic alias of theirs calls (`list[int]([1, 2])`), by name.
         self.alias_origins: dict[str, Any] = {}
+        # The run's modules (`Library.modules`), and CPython's objects their members and
+        # the built-ins stand for, by the ids of the members (each kept, so its id stays
+        # its own), as of how many members the modules made had (`host_twin`)
+        self.module_table: Any = None
+        self.host_twins: dict[int, tuple[Any, Any]] = {}
+        self.host_twins_of = -1
 
     def register(self, obj: Any, kind: str, factory: Any = None) -> None:
         """Keep `obj` in `collections` as a `kind` (`collection_kinds`), with its factory
@@ -826,6 +832,9 @@ class Machine:
             return self.class_attr(obj, name)
         if kind is PProperty:
             return self.property_attr(obj, name)
+        if name == "__name__" and kind is Partial:  # CPython's partial has none
+            words = "'functools.partial' object has no attribute '__name__'"
+            raise ProgramError(words, kind="AttributeError")
         if name == "__name__" and (kind is Function or isinstance(obj, Builtin)):
             # a built-in's without its module (`math.sqrt.__name__`: 'sqrt'), as CPython's
             return getattr(
@@ -897,11 +906,44 @@ class Machine:
             )
             raise ProgramError(words, kind="AttributeError")
         if isinstance(obj, Builtin) and not name.startswith("_"):
-            host_type = _host_has_no(obj.name, name)
-            if host_type is not None:  # `getattr(len, 'x', 0)`: CPython's AttributeError
-                missing = f"'{host_type}' object has no attribute '{name}'"
+            missing = _host_has_no(self.host_twin(obj), name)
+            if missing is not None:  # `getattr(len, 'x', 0)`: CPython's AttributeError
                 raise ProgramError(missing, kind="AttributeError")
         raise ProgramError(f"'{type_name(obj)}' object has no attribute '{name}' here")
+
+    def host_twin(self, obj: Builtin) -> Any:
+        """CPython's object that the engine's built-in `obj` stands for, or None: found by
+        `obj` itself among the built-ins and the members of the modules made so far that
+        CPython's modules are asked about (`_HOST_MODULES`), else by its engine-made dotted
+        name (`random.uniform` of a `random.Random(1)`, `dict.fromkeys`); never by a name
+        the program chose (a cached `def sqrt`, a list's `copy`: None), and never from
+        what the host process happened to import (the same program, the same trace)."""
+        table = self.module_table
+        made = table.made() if table is not None else {}
+        size = sum(len(module.members) for module in made.values())  # (a module made, or
+        if self.host_twins_of != size:  # a member the library adds to one since)
+            twins: dict[int, tuple[Any, Any]] = {}
+            for module_name, module in made.items():
+                if module_name == "builtins" or module_name in _HOST_MODULES:
+                    host = (
+                        _host_builtins
+                        if module_name == "builtins"
+                        else importlib.import_module(module_name)
+                    )
+                    for member, value in module.members.items():
+                        if isinstance(value, Builtin) and id(value) not in twins:
+                            twins[id(value)] = (value, getattr(host, member, None))
+            self.host_twins, self.host_twins_of = twins, size
+        held = self.host_twins.get(id(obj))
+        if held is not None and held[0] is obj:
+            return held[1]
+        head, dot, member = obj.name.partition(".")
+        if not dot or not member.isidentifier() or member.startswith("_"):
+            return None
+        if head in _HOST_MODULES:
+            return getattr(importlib.import_module(head), member, None)
+        kind = getattr(_host_builtins, head, None)
+        return getattr(kind, member, None) if type(kind) is type else None
 
     def shadowed_attr(self, obj: PInstance, name: str) -> Any:
         """`get_attr` of an instance whose class has a property: the property first, then
@@ -2829,29 +2871,17 @@ _NUMBER_ERROR_KINDS: tuple[tuple[type[BaseException], str], ...] = (
 _STRING_IO_NAMES = frozenset(dir(io.StringIO))
 
 
-def _host_has_no(dotted: str, name: str) -> str | None:
-    """The CPython type name of the built-in called `dotted` (`len`, `math.sqrt`,
-    `dict.fromkeys`, `reduce`) where CPython's has no attribute `name`, else None. The name
-    is the engine's own, never the program's; only CPython's modules the program may
-    import, already loaded, are looked in, and nothing but the answer and a type's name
-    comes back."""
-    head, *rest = dotted.split(".")
-    found: Any = sys.modules.get(head) if rest else None
-    if found is None:
-        found = getattr(_host_builtins, head, None)
-    if found is None and not rest and head.isidentifier() and not head.startswith("_"):
-        # `reduce`: the one object of that name in CPython's modules, if one
-        named = [getattr(sys.modules.get(module), head, None) for module in _HOST_MODULES]
-        distinct = {id(each): each for each in named if each is not None}
-        if len(distinct) == 1:
-            found = next(iter(distinct.values()))
-    for part in rest:
-        if found is None or not part.isidentifier() or part.startswith("_"):
-            return None
-        found = getattr(found, part, None)
-    if found is None or not callable(found) or hasattr(found, name):
+def _host_has_no(found: Any, name: str) -> str | None:
+    """CPython's own words where its object `found` (`Machine.host_twin`: a built-in
+    function, type or bound method) has no attribute `name` (`type object
+    'itertools.chain' has no attribute 'x'`), else None."""
+    if found is None or not callable(found):
         return None
-    return type(found).__name__
+    try:
+        getattr(found, name)
+    except AttributeError as error:
+        return str(error)
+    return None
 
 
 def _stream_member(stream: Stream, name: str) -> Any:

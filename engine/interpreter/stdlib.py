@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from backprop_animator.engine.interpreter import collection_kinds as kinds
 from backprop_animator.engine.interpreter import sets
+from backprop_animator.engine.interpreter.builtin_bases import builtin_base
 from backprop_animator.engine.interpreter.exceptions import (
     bound_arguments,
     program_raise,
@@ -94,7 +95,11 @@ from backprop_animator.engine.interpreter.text import (
     cpython_type,
     python_type_name,
 )
-from backprop_animator.engine.interpreter.type_hints import get_type_hints
+from backprop_animator.engine.interpreter.type_hints import (
+    ANNOTATIONS_READ,
+    HINTS,
+    get_type_hints,
+)
 
 if TYPE_CHECKING:
     from backprop_animator.engine.interpreter.library import Library
@@ -189,6 +194,10 @@ class Modules(Mapping[str, PModule]):
     def __len__(self) -> int:
         return len(self._names)
 
+    def made(self) -> dict[str, PModule]:
+        """The modules made so far, by name (none is made by reading this)."""
+        return self._made
+
 
 def stdlib_modules(library: Library) -> dict[str, Callable[[], Any]]:
     """The makers of the library's modules, by name (`Modules`)."""
@@ -258,6 +267,40 @@ def numbers_module(library: Library) -> PModule:
     return made
 
 
+def typed_dict_bases(m: Any, bases: list[Any], namespace: dict[str, Any]) -> list[Any]:
+    """The bases of a class of `typing.TypedDict`'s, as CPython's metaclass makes them:
+    `dict` alone (`Cfg.__mro__`, `issubclass(Cfg, dict)`, `Cfg.get`), with the annotated
+    names of its TypedDict bases first in `namespace` (`Big.__annotations__` holds
+    `Cfg`'s); a base of another kind is CPython's TypeError."""
+    typed = [base for base in bases if TYPEDDICT_KEY in base.namespace]
+    if len(typed) != len(bases) and not all(
+        TYPEDDICT_KEY in base.namespace or base.name == "Generic" for base in bases
+    ):
+        words = "cannot inherit from both a TypedDict type and a non-TypedDict base class"
+        raise ProgramError(words, kind="TypeError")
+    dict_type = namespace[TYPEDDICT_KEY] = typed[0].namespace[TYPEDDICT_KEY]
+    names: list[str] = []
+    hints: dict[str, Any] = {}
+    for base in typed:
+        m.state.charge(len(base.namespace.get(ANNOTATIONS, ())) // ITEMS_PER_STEP)
+        names.extend(base.namespace.get(ANNOTATIONS, ()))
+        hints.update(base.namespace.get(HINTS, {}))
+    if names:
+        names.extend(namespace.get(ANNOTATIONS, ()))
+        namespace[ANNOTATIONS] = list(dict.fromkeys(names))
+        namespace[HINTS] = {**hints, **namespace.get(HINTS, {})}
+    return [builtin_base(m, dict, dict_type)]
+
+
+def typed_dict_keywords(given: dict[str, Any]) -> dict[str, Any]:
+    """`class Cfg(TypedDict, total=False)`: CPython's metaclass takes `total` alone."""
+    for key in given:
+        if key != "total":
+            words = f"_TypedDictMeta.__new__() got an unexpected keyword argument '{key}'"
+            raise ProgramError(words, kind="TypeError")
+    return {}
+
+
 def abc_classes_module() -> PModule:
     return PModule("collections.abc", {name: Annotation(name) for name in ABC_CLASS_NAMES})
 
@@ -269,9 +312,8 @@ def finish_class(m: Any, cls: PClass) -> PClass:
     if any(NAMEDTUPLE_KEY in base.namespace for base in cls.mro[1:]):
         names = list(cls.namespace.get(ANNOTATIONS, ()))
         return class_namedtuple(m, cls, names, ANNOTATIONS)
-    typed = next((c for c in cls.mro[1:] if TYPEDDICT_KEY in c.namespace), None)
-    if typed is not None:  # `Cfg(lr=0.1)` of `class Cfg(TypedDict)`: a plain dict
-        dict_type = cls.namespace[TYPEDDICT_KEY] = typed.namespace[TYPEDDICT_KEY]
+    if TYPEDDICT_KEY in cls.namespace:  # `Cfg(lr=0.1)` of `class Cfg(TypedDict)`: a dict
+        dict_type = cls.namespace[TYPEDDICT_KEY]
         cls.abstract = Maker(lambda args, kwargs: m.call(dict_type, args, kwargs))
         return cls
     if any(ENUM_KEY in base.namespace for base in cls.mro[1:]):
@@ -1348,8 +1390,10 @@ def typing_module(library: Library) -> PModule:
     members["NamedTuple"] = named
     if builtins is not None:
         members["TypedDict"] = _typed_dict(library, builtins.members["dict"])
-    members["Generic"] = PClass("Generic", (), {})
-    members["Protocol"] = PClass("Protocol", (), {PROTOCOL_KEY: True})
+    generic = members["Generic"] = PClass("Generic", (), {})
+    protocol = members["Protocol"] = PClass("Protocol", (generic,), {PROTOCOL_KEY: True})
+    for made in (generic, protocol):  # `<class 'typing.Generic'>` in an `__mro__`
+        library.machine.texts.class_modules[made] = "typing."
     return PModule("typing", members)
 
 
@@ -1359,30 +1403,19 @@ def _typed_dict(library: Library, dict_type: Any) -> PClass:
     arguments (`Cfg(lr=0.1)`, `Cfg({'lr': 0.1})`), as does the functional form's
     (`TypedDict('Cfg', {'lr': float})`)."""
     machine = library.machine
-
-    def subclass(args: list[Any], kwargs: dict[str, Any]) -> None:
-        # `class Cfg(TypedDict, total=False)`: CPython's metaclass takes `total` alone
-        for key in kwargs:
-            if key != "total":
-                words = f"__init_subclass__() got an unexpected keyword argument '{key}'"
-                raise ProgramError(words, kind="TypeError")
-
-    typed = PClass(
-        "TypedDict",
-        (),
-        {
-            TYPEDDICT_KEY: dict_type,
-            "__init_subclass__": NativeMethod("__init_subclass__", subclass),
-        },
-    )
+    typed = PClass("TypedDict", (), {TYPEDDICT_KEY: dict_type})
 
     def functional(args: list[Any], kwargs: dict[str, Any]) -> PClass:
         if not args or type(args[0]) is not str or len(args) > 2 or set(kwargs) - {"total"}:
             words = "TypedDict() takes a name, its fields as a dict, and total="
             raise ProgramError(words, kind="TypeError")
+        namespace: dict[str, Any] = {TYPEDDICT_KEY: dict_type}
         if len(args) == 2:
-            library.collect(args[1])  # (its fields, read as CPython's; kept nowhere here)
-        made = PClass(args[0], (typed,), {})
+            library.collect(args[1])  # (its fields, read as CPython's)
+            if type(args[1]) is dict:  # `P.__annotations__`: the fields as given
+                namespace[ANNOTATIONS] = list(args[1])
+                namespace[ANNOTATIONS_READ] = dict(args[1])
+        made = PClass(args[0], (builtin_base(machine, dict, dict_type),), namespace)
         return finish_class(machine, made)
 
     typed.abstract = Maker(functional)

@@ -1597,3 +1597,153 @@ for probe in [lambda: isinstance(c, Cfg), lambda: issubclass(dict, Full),
 print(isinstance(c, dict), sorted(k for k in vars(Cfg) if not k.startswith('__')))
 """
     )
+
+
+def test_getattr_of_a_built_in_type_or_bound_method_says_cpythons_words() -> None:
+    # CPython's own words for the object the engine's built-in stands for: a type's
+    # (`type object 'itertools.chain' ...`), a bound method's its function's.
+    assert_as_cpython(
+        """
+import collections, functools, itertools, random
+for probe in [lambda: int.x, lambda: itertools.chain.x, lambda: collections.deque.x,
+              lambda: functools.partial.x, lambda: random.Random.x, lambda: random.seed.x,
+              lambda: random.Random(1).uniform.x, lambda: dict.fromkeys.x, lambda: len.x]:
+    try:
+        probe()
+    except AttributeError as e:
+        print(e)
+print(hasattr(map, 'y'), getattr(random.choice, 'z', 4))
+"""
+    )
+
+
+def test_a_gradient_stored_back_onto_a_call_calls_it_twice_as_cpython() -> None:
+    # `f().grad = f().grad` is no `self.grad = self.grad`: CPython calls `f` for the read
+    # and again for the store (here: the first node's gradient to the second)
+    assert_as_cpython(
+        """
+class V:
+    def __init__(self, v):
+        self.v = v
+        self.grad = float(v)
+nodes = [V(1), V(2), V(3)]
+order = iter(nodes)
+def pick():
+    node = next(order)
+    print('picked', node.v)
+    return node
+def rule():
+    pick().grad = pick().grad
+    nodes[2].grad = nodes[2].grad
+rule()
+print([n.grad for n in nodes], sorted(vars(nodes[2])))
+"""
+    )
+
+
+def test_a_typed_dict_class_has_dict_as_its_base_and_its_bases_annotations() -> None:
+    # CPython's metaclass makes `dict` a TypedDict class's one base and gathers its
+    # TypedDict bases' annotations into its own
+    assert_as_cpython(
+        """
+from typing import TypedDict, get_type_hints
+class Cfg(TypedDict):
+    lr: float
+class Big(Cfg, total=False):
+    name: str
+print(Big.__annotations__, get_type_hints(Big), Big.__mro__, issubclass(Big, dict))
+print(Cfg.fromkeys(['lr']), Big(lr=0.1, name='x').get('name'))
+Point = TypedDict('Point', {'x': float, 'y': float})
+print(Point.__annotations__, Point.__mro__, Point(x=1.0, y=2.0))
+try:
+    type('Mixed', (Cfg, list), {})
+except TypeError as e:
+    print(e)
+"""
+    )
+
+
+def test_an_os_error_of_an_errno_is_its_subclass_as_cpythons() -> None:
+    # CPython's `OSError.__new__` makes the subclass its errno names, so a handler of
+    # FileNotFoundError catches `raise OSError(2, ...)`; a subclass's own call keeps it
+    assert_as_cpython(
+        """
+class Mine(OSError):
+    pass
+for e in [OSError(2, 'No such file', 'a.txt'), OSError(13, 'denied'), OSError(32, 'pipe'),
+          OSError(2), OSError(999, 'x'), Mine(2, 'x'), IOError(17, 'exists')]:
+    print(type(e).__name__, repr(e), e.errno, e.args)
+try:
+    raise OSError(2, 'gone', 'f.txt')
+except FileNotFoundError as e:
+    print('caught', e, e.filename)
+"""
+    )
+
+
+def test_typing_aliases_as_bases_put_generic_in_the_mro_as_cpythons() -> None:
+    # typing's `__mro_entries__` adds `typing.Generic` after a typing alias's origin
+    # (`List[int]`, `Box[int]`) where no later base is generic; `list[int]` adds none;
+    # Protocol is Generic's subclass
+    assert_as_cpython(
+        """
+from typing import Dict, Generic, List, Protocol, TypeVar
+T = TypeVar('T')
+class Stack(List[int]):
+    pass
+class Table(Dict[str, float]):
+    pass
+class Plain(list[float]):
+    pass
+class Box(Generic[T]):
+    pass
+class IntBox(Box[int]):
+    pass
+class Both(List[int], Box[int]):
+    pass
+class Getter(Protocol[T]):
+    pass
+for cls in [Stack, Table, Plain, IntBox, Both, Getter, Protocol]:
+    print(cls.__mro__)
+print(issubclass(Stack, Generic), issubclass(Plain, Generic))
+"""
+    )
+
+
+def test_a_partial_has_no_name_as_cpythons() -> None:
+    # a decorator's `getattr(fn, '__name__', default)` gets the default for a partial
+    assert_as_cpython(
+        """
+import functools
+double = functools.partial(max, 2)
+print(getattr(double, '__name__', 'no name'))
+print(getattr(functools.lru_cache(maxsize=None)(abs), '__name__'))
+try:
+    double.__name__
+except AttributeError as e:
+    print(e)
+"""
+    )
+
+
+def test_a_missing_submodule_of_a_module_here_is_named_as_cpythons() -> None:
+    # `import os.nothere`: os is here, so CPython's words and `e.name` are the submodule's
+    # (it said "No module named 'os'", e.name 'os'), a package's without "not a package"
+    assert_as_cpython(
+        """
+def attempt(which):
+    try:
+        if which == 0:
+            import os.nothere
+        elif which == 1:
+            import collections.nothere
+        elif which == 2:
+            import micrograd.engine.nothere
+        else:
+            import numpy.linalg
+    except ImportError as e:
+        print(type(e).__name__, e.name, e)
+for which in range(4):
+    attempt(which)
+"""
+    )

@@ -3446,3 +3446,20 @@ def test_pdb_ends_at_its_refusal_or_the_bounds(source: str, words: str) -> None:
 def test_a_node_whose_gradient_is_g_ends_at_the_bounds(source: str, words: str) -> None:
     with pytest.raises(EngineError, match=words):
         trace_source(source + END, limits=Limits(max_steps=300_000, time_limit=60.0))
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        # CPython's pdb, loaded in this process (pytest's), is never what answers: the same
+        # program is refused wherever it runs
+        "import pdb\nx = getattr(pdb.set_trace, 'x', 0)\n",
+        # a function of the program's named as a built-in is not CPython's built-in
+        "import functools\n@functools.cache\ndef len(x):\n    return x\ny = getattr(len, 'x', 0)\n",
+        # nor a list's method named as a function of CPython's modules (`copy.copy`)
+        "y = getattr([].copy, 'x', 0)\n",
+    ],
+)
+def test_getattr_of_a_built_in_never_asks_a_host_object_found_by_name(source: str) -> None:
+    with pytest.raises(EngineError, match="has no attribute 'x' here"):
+        trace_source(source + END)

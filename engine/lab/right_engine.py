@@ -425,6 +425,27 @@ def _numeric_locals(op: str, operands: Sequence[Value]) -> Locals | None:
     return found
 
 
+def numeric_rounding(node: Value, child: Value) -> float:
+    """How far `child`'s local derivative of `node` may be off by the rounding of its
+    central difference alone, where the right engine took it numerically (0 where the
+    registry gives it): f(x ± h) are rounded to f's precision, and h is 1e-6 of x, so a
+    softplus at x = 2.74e-6 (f ≈ 0.69, h ≈ 3e-12) is known only to about 1e-5 — a right
+    rule there agrees with what was measured within this, not within 1e-6.
+
+    Example: `numeric_rounding(Value(0.69, (x,), "softplus"), x)` with `x.data ==
+    2.74e-6` is about 1.1e-4 (`ROUNDING` × 0.69 / 2h); of a `*` node it is 0.
+    """
+    found = right_locals(node, node._prev)
+    if found is None or found[1] != "numeric":
+        return 0.0
+    rounding = 0.0
+    for operand in node._prev:  # (each position `child` holds: `x / x`)
+        if operand is child:
+            h = NUMERIC_STEP * abs(float(child.data)) or NUMERIC_STEP
+            rounding += ROUNDING * abs(float(node.data)) / (2 * h)
+    return rounding
+
+
 @cache
 def _formula(text: str) -> Callable[[float, float, float, float], float]:
     """A registry formula's `value` as a function of (out, child, other, k).

@@ -162,11 +162,21 @@ OP_WORDS: dict[str, str] = {
 }
 
 
+# Ops written with the symbols of print rather than Python's (a notebook's `'×'` for its
+# `__mul__`, `f'^{k}'` for its `__pow__`), by symbol; a power's exponent follows its `^`.
+OP_SYMBOLS: dict[str, str] = {"×": "*", "·": "*", "⋅": "*", "÷": "/", "−": "-", "^": "**"}
+
+
 def registry_op(op: str) -> str:
     """The op as the tables here name it: `registry_op("Mul") == "*"`,
-    `registry_op("__add__") == "+"`; any other op as it is."""
+    `registry_op("__add__") == "+"`, `registry_op("×") == "*"`, `registry_op("^2") ==
+    "**2"`; any other op as it is (each trusted only where it reproduces the node's
+    data, `right_locals`)."""
     if not op or (not op[0].isalpha() and op[0] != "_"):
-        return op
+        symbol = OP_SYMBOLS.get(op[:1])
+        if symbol is None or (len(op) > 1 and symbol != "**"):
+            return op
+        return symbol + op[1:]
     return OP_WORDS.get(op.strip("_").lower(), op)
 
 

@@ -264,6 +264,52 @@ def test_a_numeric_derivative_is_judged_within_its_own_rounding(local: str, verd
     assert verdicts == {"softplus": verdict, "*": "right"}
 
 
+SQUARE = """
+    def __pow__(self, k):
+        out = Value(self.data**k, (self,), f'^{{k}}')
+
+        def _backward():
+            self.grad += {local} * out.grad
+
+        out._backward = _backward
+        return out
+"""
+
+
+@pytest.mark.parametrize(
+    ("mul", "power", "verdicts"),
+    [
+        (RIGHT_MUL, "k * self.data ** (k - 1)", {"×": "right", "+": "right", "^2": "right"}),
+        (  # a factor dropped from `×`'s rule
+            RIGHT_MUL.replace("other.data * out.grad", "out.grad", 1),
+            "k * self.data ** (k - 1)",
+            {"×": "wrong", "+": "right", "^2": "right"},
+        ),
+        (RIGHT_MUL, "self.data ** (k - 1)", {"×": "right", "+": "right", "^2": "wrong"}),
+    ],
+    ids=["right", "times wrong", "power wrong"],
+)
+def test_ops_written_with_the_symbols_of_print_are_the_registry_s(
+    mul: str, power: str, verdicts: dict[str, str]
+) -> None:
+    # A notebook's engine (atcold's NYU notebook) names `__mul__`'s node '×' and
+    # `__pow__`'s f'^{k}': they are `*` and `**k`, checked, not left unchecked.
+    source = engine(mul, "").replace("(self, other), '*')", "(self, other), '×')")
+    source = source.replace(
+        "    def backward(self):", SQUARE.format(local=power) + "\n    def backward(self):"
+    )
+    source += "a = Value(1.5)\nb = Value(-2.0)\nc = (a * b + a) ** 2\nc.backward()\n"
+    source += "print(a.grad, b.grad)\n"
+    trace = trace_source(source)
+    assert_same_output(printed_lines(trace), run_in_cpython(source))
+    check = trace["engine_check"]
+    assert {rule["op"]: rule["verdict"] for rule in check["rules"]} == verdicts
+    for node in trace["nodes"]:
+        assert node["correct_grad"] is not None and "reference" not in node
+    if verdicts["×"] == verdicts["^2"] == "right":
+        assert all(node["grad"] == node["correct_grad"] for node in trace["nodes"])
+
+
 def test_an_op_nobody_knows_is_unchecked_and_has_no_right_gradient_below_it() -> None:
     odd = """
     def odd(self):

@@ -11,7 +11,13 @@ visited, (g) the backward's seed `= 1.0` written `= 2.0`.
     PYTHONPATH=$PWD python -m bench.mutation_sweep OUT.jsonl [PROGRAM ...]
 
 writes one JSON line per mutant (each judged in a process of its own, with a timeout:
-a sort without its visited check may take CPython exponential time).
+a sort without its visited check may take CPython exponential time), at most four a
+program, one of each kind, the kinds taken in turn; `MUTATION_PER_PROGRAM=6
+MUTATION_PER_KIND=3 MUTATION_KINDS=abd` sweeps three rules a program instead. A row's
+`verdict` is `right` where the check named the bug and nothing else (`right*`: the
+unmutated program's own bug is already named there), `missing` or `blames-wrong`
+otherwise; `diverges` where our output or leaves are not CPython's, `set_order` where
+CPython's output once its operands' sets iterate in insertion order is ours.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ import ast
 import hashlib
 import json
 import math
+import os
 import subprocess
 import sys
 import time
@@ -32,8 +39,11 @@ PROGRAMS = sorted((ROOT / "tests/engine/public_code").glob("*.py")) + sorted(
     (ROOT / "tests/engine/real_code").glob("*.py")
 )
 GRAD_WORDS = ("grad", "_grad", "gradient", "derivative", "g", "adjoint", "_adjoint", "adj", "gv")
-PER_PROGRAM = 4  # mutants judged per program, at most
-PER_KIND = 1  # mutants of each kind per program, at most
+# Mutants judged per program, at most, and of each kind (the environment may say more,
+# for a wider sweep: MUTATION_PER_PROGRAM, MUTATION_PER_KIND, MUTATION_KINDS).
+PER_PROGRAM = int(os.environ.get("MUTATION_PER_PROGRAM", "4"))
+PER_KIND = int(os.environ.get("MUTATION_PER_KIND", "1"))
+KINDS = os.environ.get("MUTATION_KINDS", "abcdefg")
 
 
 @dataclass
@@ -472,10 +482,10 @@ def main() -> None:
             except SyntaxError:
                 continue
             # at most PER_PROGRAM of them, of kinds taken in turn from program to program
-            kinds = "abcdefg"[number % 7 :] + "abcdefg"[: number % 7]
-            picked = sorted(
-                sorted(range(len(ms)), key=lambda i: kinds.index(ms[i].kind))[:PER_PROGRAM]
-            )
+            turn = number % len(KINDS)
+            kinds = KINDS[turn:] + KINDS[:turn]
+            asked = [i for i in range(len(ms)) if ms[i].kind in kinds]
+            picked = sorted(sorted(asked, key=lambda i: kinds.index(ms[i].kind))[:PER_PROGRAM])
             for i, m in enumerate(ms):
                 if (path.name, i) in done or i not in picked:
                     continue

@@ -38,6 +38,7 @@ from backprop_animator.engine.lab.right_engine import (
     ROUNDING,
     Locals,
     agrees,
+    numeric_rounding,
     row_op,
     sum_rounding,
 )
@@ -351,6 +352,8 @@ def _rules(
                 learner != want  # (equal numbers agree: the usual case, with no call)
                 and not agrees(learner, want)
                 and abs(learner - want) > slack.get(child, 0.0)
+                # (a numeric right derivative is only as good as its difference's rounding)
+                and abs(learner - want) > slack.get(child, 0.0) + numeric_rounding(node, child)
             ):
                 row["first"] = {
                     "frame": _write_frame(contributions, child, index),

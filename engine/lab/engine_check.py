@@ -351,7 +351,7 @@ def _rules(
             if (
                 learner != want  # (equal numbers agree: the usual case, with no call)
                 and not agrees(learner, want)
-                and abs(learner - want) > slack.get(child, 0.0)
+                and abs(learner - want) > slack.get(child, 0.0)  # (before the call below)
                 # (a numeric right derivative is only as good as its difference's rounding)
                 and abs(learner - want) > slack.get(child, 0.0) + numeric_rounding(node, child)
             ):

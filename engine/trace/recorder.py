@@ -46,6 +46,7 @@ from backprop_animator.engine.interpreter.objects import (
     MISSING,
     NUMBER_NAMES,
     OPERAND_NAMES,
+    RULE_WORDS,
     BoundMethod,
     Function,
     PClass,
@@ -2964,30 +2965,30 @@ def graph_without_gradients(globals_: dict[str, Any]) -> PInstance | None:
 
 
 MAX_OPERANDS_LOOKED_AT = 8
-# What a method named as a backward pass has in its name (`backpropagate`, `backward_all`)
-PASS_WORDS = ("backward", "backprop")
 
 
 def pass_of_another_shape(globals_: dict[str, Any]) -> tuple[PInstance, str] | None:
     """An object the program's globals name that holds a float and whose class of the
-    program's defines a method named as a pass (`backpropagate()`), where no global is a
-    graph node here: for a refusal that says what its objects lack, where a program
-    without one has no result to speak of."""
+    program's defines a method named as a pass (`backpropagate()`: `RULE_WORDS`), where
+    no global is a graph node here: for a refusal that says what its objects lack, where
+    a program without one has no result to speak of."""
     found = None
     for value in globals_.values():
         if type(value) is Value or (type(value) is PInstance and value.mirror is not None):
             return None  # a graph of its own: the program has no result, as it says
         if found is not None or type(value) is not PInstance:
             continue
-        if not any(type(attr) is float for attr in value.attrs.values()):
-            continue
-        for cls in value.cls.mro:
-            for name, member in cls.namespace.items():
-                if type(member) is Function and any(word in name.lower() for word in PASS_WORDS):
-                    found = value, name
-                    break
-            if found is not None:
-                break
+        if any(type(attr) is float for attr in value.attrs.values()):
+            method = next(
+                (
+                    name
+                    for cls in value.cls.mro
+                    for name, member in cls.namespace.items()
+                    if type(member) is Function and any(w in name.lower() for w in RULE_WORDS)
+                ),
+                None,
+            )
+            found = (value, method) if method is not None else None
     return found
 
 

@@ -46,6 +46,7 @@ from backprop_animator.engine.interpreter.objects import (
     MISSING,
     NUMBER_NAMES,
     OPERAND_NAMES,
+    RULE_NAMES,
     RULE_WORDS,
     BoundMethod,
     Function,
@@ -2478,6 +2479,15 @@ class Recorder:
                 "is read as one). Keep each node's operands on the node it makes (out._prev "
                 "= (self, other)) and call .backward() on the output"
             )
+        keys = graph_of_dicts(globals_) if last is None else None
+        if keys is not None:
+            raise ProgramError(
+                f"the program's nodes are dicts ({', '.join(map(repr, keys))}…): a graph, "
+                "but not one drawn here. The trace reads a node as an object of a class of "
+                "the program (class Value, with data, grad, _prev and _backward set on the "
+                "node each op makes): make the nodes such objects and call .backward() on "
+                "the output"
+            )
         named = pass_of_another_shape(globals_) if last is None else None
         if named is not None:
             instance, method = named
@@ -2965,6 +2975,7 @@ def graph_without_gradients(globals_: dict[str, Any]) -> PInstance | None:
 
 
 MAX_OPERANDS_LOOKED_AT = 8
+MAX_KEYS_LOOKED_AT = 64
 
 
 def pass_of_another_shape(globals_: dict[str, Any]) -> tuple[PInstance, str] | None:
@@ -2989,6 +3000,27 @@ def pass_of_another_shape(globals_: dict[str, Any]) -> tuple[PInstance, str] | N
                 None,
             )
             found = (value, method) if method is not None else None
+    return found
+
+
+def graph_of_dicts(globals_: dict[str, Any]) -> tuple[str, ...] | None:
+    """The keys that make a dict the program's globals name a graph node of its own (a
+    number, a gradient and operands or a rule: `{"data": 2.0, "grad": 0.0, "prev": (a, b),
+    "back": ...}`), where no global is a graph node here: for a refusal that says why a
+    graph of dicts is not drawn, where a program without one has no result to speak of."""
+    found = None
+    for value in islice(globals_.values(), 4096):
+        if type(value) is Value or (type(value) is PInstance and value.mirror is not None):
+            return None  # a graph of its own: the program has no result, as it says
+        if found is not None or type(value) is not dict or len(value) > MAX_KEYS_LOOKED_AT:
+            continue
+        if any(type(key) is not str for key in value):
+            continue  # (only a str key is looked up here: no key's `__eq__` of the program)
+        number = next((name for name in NUMBER_NAMES if name in value), None)
+        gradient = next((name for name in GRAD_NAMES if name in value), None)
+        links = next((name for name in (*OPERAND_NAMES, *RULE_NAMES) if name in value), None)
+        if number is not None and gradient is not None and links is not None:
+            found = (number, gradient, links)
     return found
 
 

@@ -1671,6 +1671,46 @@ def test_nodes_whose_operands_only_a_tape_of_objects_keeps_are_refused_saying_so
     assert run_in_cpython(ADJOINT_TAPE_OF_BLOCKS)[-1] == "__add__ 4"
 
 
+def test_a_graph_of_dicts_is_refused_saying_what_a_node_is_here() -> None:
+    # A functional engine whose nodes are dicts (`{"data", "grad", "prev", "back"}`) and
+    # whose pass is a free function `backward(root)`: CPython runs it; here it said "the
+    # program has no result ... call .backward()", though it called its pass. A dict of
+    # settings with no graph still has no result, and a program with a graph of its own
+    # keeps its other dicts out of the refusal.
+    source = """\
+def leaf(x):
+    return {"data": x, "grad": 0.0, "prev": (), "back": None}
+def mul(a, b):
+    n = {"data": a["data"] * b["data"], "grad": 0.0, "prev": (a, b), "back": None}
+    def back():
+        a["grad"] += b["data"] * n["grad"]
+        b["grad"] += a["data"] * n["grad"]
+    n["back"] = back
+    return n
+def backward(root):
+    root["grad"] = 1.0
+    root["back"]()
+x = leaf(2.0)
+y = leaf(-3.0)
+z = mul(x, y)
+backward(z)
+print(x["grad"], y["grad"])
+"""
+    with pytest.raises(EngineError) as caught:
+        trace_source(source)
+    message = str(caught.value)
+    assert "the program's nodes are dicts ('data', 'grad', 'prev'…)" in message
+    assert "call .backward() on the output" in message
+    assert run_in_cpython(source) == ["-3.0 2.0"]
+    settings = "config = {'data': 1.0, 'grad': 0.0, 'prev': 3, 7: 'x'}\nprint(config['data'])\n"
+    with pytest.raises(EngineError) as settings_caught:
+        trace_source(settings)
+    assert "dicts" not in str(settings_caught.value)
+    beside = "from micrograd.engine import Value\nrow = {'data': 1.0, 'grad': 0.0, 'prev': ()}\n"
+    beside += "a = Value(2.0)\nb = a * a\nb.backward()\n"
+    assert trace_source(beside)["nodes"]
+
+
 def test_a_pass_of_another_name_on_objects_of_no_known_shape_is_told_what_they_lack() -> None:
     # SPEC §15: a program whose graph cannot be found is told which attribute was missing.
     # A `backpropagate()` over nodes keeping `x`, `d` and `kids` had "no result: call

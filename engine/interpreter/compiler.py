@@ -25,7 +25,7 @@ import sys
 import threading
 import weakref
 from collections.abc import Callable, Generator
-from functools import partial
+from functools import cache, partial
 from typing import Any
 
 from backprop_animator.engine.errors import EngineError
@@ -791,7 +791,7 @@ class Compiler(ExpressionCompiler):
         mode and run once, on first import."""
         if name not in self.loaded:
             source = LIBRARY_SOURCES.get(name, NN_SOURCE)
-            tree = parse_python(source)
+            tree = library_tree(source)
             namespace: dict[str, Any] = {}
             if name == "unittest":
                 namespace.update(
@@ -2434,6 +2434,14 @@ def _leaves_loop(body: list[ast.stmt]) -> bool:
             for case in node.cases:
                 stack.extend(case.body)
     return False
+
+
+@cache
+def library_tree(source: str) -> ast.Module:
+    """The tree of a module the interpreter runs from its own source (`LIBRARY_SOURCES`,
+    micrograd's): parsed once a process (`unittest`'s took 14 ms, `argparse`'s 23 ms, each
+    trace that imported it), as nothing that compiles or walks a tree changes it."""
+    return parse_python(source)
 
 
 LIBRARY_SOURCES = {

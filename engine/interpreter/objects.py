@@ -385,19 +385,24 @@ def worded_operands(attrs: dict[str, Any]) -> str | None:
 
 
 def numeric_attribute(attrs: dict[str, Any], grad: str) -> str | None:
-    """The first attribute holding a plain number (an int or a float, not a bool) other
+    """The one attribute holding a plain number (an int or a float, not a bool) other
     than the gradient: a class's own name for its number, where no name of NUMBER_NAMES is
     among its attributes (fabian-rudolf/nanograd's `a.of = of` beside `a.gradient = 0`).
-    `find_shape` takes it only for a node whose rule is its own, a function set on it in
-    `__init__` (`a._backpropagate = lambda: None`).
+    None where there are several (a node's `a.id = len(made)` beside its `a.of`: which
+    is the number is not guessed). `find_shape` takes it only for a node whose rule is its
+    own, a function set on it in `__init__` (`a._backpropagate = lambda: None`).
 
-    Example: `numeric_attribute({"of": 2.0, "gradient": 0}, "gradient") == "of"`.
+    Example: `numeric_attribute({"of": 2.0, "gradient": 0}, "gradient") == "of"`;
+    `numeric_attribute({"id": 0, "of": 2.0, "gradient": 0}, "gradient") is None`.
     """
+    found = None
     for name, value in attrs.items():
         kind = type(value)
         if (kind is float or kind is int) and name != grad and type(name) is str:
-            return name
-    return None
+            if found is not None:
+                return None
+            found = name
+    return found
 
 
 def worded_rule(attrs: dict[str, Any]) -> str | None:

@@ -5686,6 +5686,19 @@ def test_a_node_whose_number_and_operands_have_names_of_their_own_is_drawn() -> 
             )
 
 
+def test_a_number_of_its_own_is_taken_only_where_it_is_the_one_number() -> None:
+    # A node numbered as it is made (`a.id = len(made)`) before its number `a.of`: two
+    # plain numbers beside the gradient, and the first, the id, was drawn as each node's
+    # data (0, 1, 2… for -4.0, 2.0…), every op unchecked. Which is the number is not to be
+    # guessed: refused, as before, naming the names a number is read under.
+    numbered = "a.id = len(made)\n        made.append(a)\n        a.of = of\n"
+    source = OWN_NAMES.replace("a.of = of\n", numbered, 1)
+    source = "made = []\n" + source
+    assert run_in_cpython(source) == ["-20.0 5.0 -4.0"]
+    with pytest.raises(EngineError, match="no number attribute"):
+        trace_source(source)
+
+
 # A notebook's engine (written here after one): a node keeps its one consumer (`out`) and
 # its operands as `left` and `right`, its number as `v` and its gradient as `g`, None
 # until its own recursive backward() writes it; and the notebook imports pdb, unused.

@@ -218,10 +218,11 @@ def right_locals(node: Value, operands: Sequence[Value]) -> tuple[Locals, str] |
         found = _numeric_locals(op, operands)
         if found is None:
             return None
-        # A move of ±h can take `x ** y` to a complex number: no real derivative there.
-        # Where some operands have one (the base of `x ** y` at a negative x, whose
-        # exponent has none: x**y · ln x), theirs are kept; the others have no right
-        # gradient (`RightEngine.run_pass`) and no share to judge (`engine_check`).
+        # A move of ±h can take `x ** y` to a complex number: no real derivative there,
+        # nor where the difference is lost in its rounding (NaN, `_drowned`). Where some
+        # operands have one (the base of `x ** y` at a negative x, whose exponent has
+        # none: x**y · ln x), theirs are kept; the others have no right gradient
+        # (`RightEngine.run_pass`) and no share to judge (`engine_check`).
         real = [(child, local) for child, local in found if _real(local)]
         if not real:
             return None
@@ -432,15 +433,32 @@ def _numeric_locals(op: str, operands: Sequence[Value]) -> Locals | None:
         up, down = list(data), list(data)
         up[i] += h
         down[i] -= h
-        found.append((child, (function(*up) - function(*down)) / (2 * h)))
+        high, low = function(*up), function(*down)
+        local = (high - low) / (2 * h)
+        if _real(local) and _drowned(local, max(abs(high), abs(low)), h):
+            local = math.nan  # (no derivative known: `right_locals` keeps no share of it)
+        found.append((child, local))
     return found
+
+
+# How far, relative, a numeric derivative's rounding may leave it (`numeric_rounding`)
+# and still be a right engine's: three digits. Beyond, the difference quotient is noise.
+NUMERIC_RESOLVED = 1e-3
+
+
+def _drowned(local: float, scale: float, h: float) -> bool:
+    """Whether a central difference of step `h` of values about `scale` is lost in their
+    rounding: a softplus at x = 1e-10 (h = 1e-16, f ≈ 0.69) is 0 or about 1, where its
+    derivative is 0.5, and its rounding slack (about 3) let any rule pass. At 2.74e-6 it
+    is known to about 1e-4, and judged within that."""
+    return ROUNDING * scale / (2 * h) > NUMERIC_RESOLVED * max(1.0, abs(local))
 
 
 def numeric_rounding(node: Value, child: Value) -> float:
     """How far `child`'s local derivative of `node` may be off by the rounding of its
     central difference alone, where the right engine took it numerically (0 where the
     registry gives it): f(x ± h) are rounded to f's precision, and h is 1e-6 of x, so a
-    softplus at x = 2.74e-6 (f ≈ 0.69, h ≈ 3e-12) is known only to about 1e-5 — a right
+    softplus at x = 2.74e-6 (f ≈ 0.69, h ≈ 3e-12) is known only to about 1e-4 — a right
     rule there agrees with what was measured within this, not within 1e-6.
 
     Example: `numeric_rounding(Value(0.69, (x,), "softplus"), x)` with `x.data ==

@@ -29,6 +29,7 @@ import math
 import os
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -330,7 +331,35 @@ def _leaves_differ(a: list[tuple[float, float]], b: list[tuple[float, float]]) -
     )
 
 
-def judge(original: str, m: Mutant) -> dict[str, Any]:
+def _base(original: str, base_dir: Path | None) -> dict[str, Any]:
+    """The unmutated program's own verdicts (the rows it gets wrong, its sort's and its
+    accumulation's), kept in `base_dir` where one is given."""
+    from backprop_animator.engine import EngineError, trace_source
+    from tests.support.traces import ROOMY
+
+    name = f"{hashlib.sha1(original.encode()).hexdigest()}.json"
+    base_file = None if base_dir is None else base_dir / name
+    if base_file is not None and base_file.exists():
+        found: dict[str, Any] = json.loads(base_file.read_text())
+        return found
+    try:
+        check = trace_source(original, "packed", ROOMY).get("engine_check") or {}
+    except EngineError:
+        check = {}
+    base = {
+        "wrong": [r["op"] for r in check.get("rules", []) if r["verdict"] == "wrong"],
+        "sort": check.get("sort", {}).get("verdict"),
+        "acc": check.get("accumulation", {}).get("verdict"),
+    }
+    if base_file is not None:
+        base_file.write_text(json.dumps(base))
+    return base
+
+
+def judge(original: str, m: Mutant, base_dir: Path | None = None) -> dict[str, Any]:
+    """The verdict on mutant `m` of `original`. The unmutated program's own verdicts are
+    kept in `base_dir` (one sweep's, which `main` makes afresh) where one is given: a
+    fixed folder outlived the engine that filled it, and a test read its stale rows."""
     from backprop_animator.engine import EngineError, trace_source
     from backprop_animator.engine.ops import op_key
     from tests.engine.cpython import (
@@ -344,21 +373,7 @@ def judge(original: str, m: Mutant) -> dict[str, Any]:
 
     _, _, outs = run_in_cpython_with_passes(original)
     before = leaves_of(outs)
-    base_file = Path("/tmp/mut13-base") / f"{hashlib.sha1(original.encode()).hexdigest()}.json"
-    if base_file.exists():
-        base = json.loads(base_file.read_text())
-    else:
-        try:
-            check = trace_source(original, "packed", ROOMY).get("engine_check") or {}
-        except EngineError:
-            check = {}
-        base = {
-            "wrong": [r["op"] for r in check.get("rules", []) if r["verdict"] == "wrong"],
-            "sort": check.get("sort", {}).get("verdict"),
-            "acc": check.get("accumulation", {}).get("verdict"),
-        }
-        base_file.parent.mkdir(exist_ok=True)
-        base_file.write_text(json.dumps(base))
+    base = _base(original, base_dir)
     try:
         lines, _, outs = run_in_cpython_with_passes(m.source)
     except BaseException as error:
@@ -462,11 +477,12 @@ def judge(original: str, m: Mutant) -> dict[str, Any]:
 
 def main() -> None:
     if sys.argv[1] == "--one":
-        path, index = Path(sys.argv[2]), int(sys.argv[3])
+        path, index, base_dir = Path(sys.argv[2]), int(sys.argv[3]), Path(sys.argv[4])
         original = path.read_text(encoding="utf-8")
         m = mutants_of(original)[index]
-        print(json.dumps(judge(original, m)))
+        print(json.dumps(judge(original, m, base_dir)))
         return
+    base_dir = Path(tempfile.mkdtemp(prefix="mutation-base-"))  # this sweep's engine's
     out = Path(sys.argv[1])
     chosen = [Path(p) for p in sys.argv[2:]] or PROGRAMS
     done = set()
@@ -498,7 +514,15 @@ def main() -> None:
                 }
                 try:
                     ran = subprocess.run(
-                        [sys.executable, "-m", "bench.mutation_sweep", "--one", str(path), str(i)],
+                        [
+                            sys.executable,
+                            "-m",
+                            "bench.mutation_sweep",
+                            "--one",
+                            str(path),
+                            str(i),
+                            str(base_dir),
+                        ],
                         capture_output=True,
                         text=True,
                         timeout=90,

@@ -31,6 +31,7 @@ from backprop_animator.engine.interpreter.builtin_dunders import (
     container_dunder,
 )
 from backprop_animator.engine.interpreter.exceptions import error_matches
+from backprop_animator.engine.interpreter.namedtuples import tuple_filler
 from backprop_animator.engine.interpreter.objects import (
     ENDLESS,
     ENUM_KEY,
@@ -489,6 +490,10 @@ class Machine:
             instance.fields = {"args": tuple(args)}
         own = cls.namespace  # its MRO's first: `lookup`'s answer, sooner
         init = own["__init__"] if "__init__" in own else cls.lookup("__init__")
+        if cls.has_properties:  # (a named tuple's class has: its fields are guarded)
+            filler = tuple_filler(cls)
+            if filler is not None and filler is not init:  # `class Q(Pt): def __init__`
+                filler.call([instance, *args], dict(kwargs) if kwargs else {})
         if type(init) is Function:
             if kwargs:
                 returned = self.call_function(init, [instance, *args], kwargs)

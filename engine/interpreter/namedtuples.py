@@ -35,6 +35,9 @@ from backprop_animator.engine.interpreter.text import python_type_name
 Call = Any
 
 NAMEDTUPLE_KEY = " namedtuple"  # in `typing.NamedTuple`'s namespace
+# In a named tuple class's namespace: its own `__init__`, which fills the fields as
+# CPython's `tuple.__new__` does (`tuple_filler`), wherever the program sets another.
+TUPLE_FILLER = " tuple filler"
 
 # What a `class P(NamedTuple):` body may not define (CPython's AttributeError), and
 # what it has that is not copied to the named tuple.
@@ -234,11 +237,24 @@ def make_namedtuple(m: Any, name: str, names: list[str], defaults: list[Any] | N
     # read-only (`Machine.set_attr`); their values are kept in the object's slot dict.
     namespace["__slots__"] = ()
     namespace[TUPLE_FIELDS] = frozenset(names)
+    namespace[TUPLE_FILLER] = namespace["__init__"]  # (kept where `Pt.__init__ = f` sets)
     namespace["_fields"] = tuple(names)
     namespace["_field_defaults"] = dict(fallback)
     namespace["_make"] = PClassMethod(Builtin("_make", _make(m, name, names)))
     cls = PClass(name, (), namespace)
     return cls
+
+
+def tuple_filler(cls: PClass) -> NativeMethod | None:
+    """The named tuple's own `__init__` that fills the fields of an object of `cls` (the
+    named tuple's class or a subclass, else None): CPython's `tuple.__new__`, which
+    fills them before any `__init__` of the class runs (`Machine.instantiate` calls it
+    first where that is another: a subclass's own, or one set on the class)."""
+    for c in cls.mro:
+        if TUPLE_FILLER in c.namespace:
+            filler: NativeMethod = c.namespace[TUPLE_FILLER]
+            return filler
+    return None
 
 
 def new_instance(m: Any, cls: PClass, names: list[str], values: list[Any]) -> PInstance:

@@ -317,6 +317,38 @@ except TypeError as e:
     )
 
 
+def test_a_named_tuple_with_an_init_of_its_own_holds_its_fields() -> None:
+    # CPython's `tuple.__new__` fills the fields before any `__init__` runs; here the named
+    # tuple's own `__init__` filled them, so one a subclass defines (or, now that it is
+    # taken anywhere, `Pt.__init__ = f`) left them empty: "this operation failed: 'x'
+    # (KeyError)" at the first read.
+    assert_as_cpython(
+        """
+from collections import namedtuple
+from typing import NamedTuple
+Pt = namedtuple('Pt', 'x y')
+class Q(Pt):
+    def __init__(self, *args, **kwargs):
+        self.seen = args, kwargs
+q = Q(1, y=2)
+print(q, q.seen, q.x + q.y)
+Pt.__init__ = lambda self, *a, **k: print('init', a, k)
+print(Pt(3, y=4), Pt._make([5, 6]))
+class Row(NamedTuple):
+    a: int
+    b: int = 0
+class R(Row):
+    def __init__(self, a, b=9):
+        print('R', a, b)
+print(R(1), R(1, 2).b)
+try:
+    Q(1)
+except TypeError as e:
+    print(e)
+"""
+    )
+
+
 def test_attributes_set_on_a_function_are_cpythons() -> None:
     # (a decorator counting calls: `wrapper.calls = 0`)
     assert_as_cpython(

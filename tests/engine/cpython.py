@@ -146,21 +146,19 @@ def number_of(node: Any) -> Any:
 def _number_name(node: Any) -> str | None:
     """Where a node keeps its number: a name of NUMBER_NAMES, or, as the interpreter's
     `numeric_attribute` finds a class's own name for it (fabian-rudolf/nanograd's `a.of`),
-    the first attribute of a node with a gradient that holds a plain number and is no
-    gradient."""
+    the one attribute of a node with a gradient that holds a plain number and is no
+    gradient (none of several)."""
     found = next((name for name in NUMBER_NAMES if hasattr(node, name)), None)
     if found is not None or not hasattr(node, "__dict__") or isinstance(node, type):
         return found
     if not any(hasattr(node, name) for name in GRAD_NAMES):
         return None
-    return next(
-        (
-            name
-            for name, value in vars(node).items()
-            if type(value) in (int, float) and name not in GRAD_NAMES
-        ),
-        None,
-    )
+    numbers = [
+        name
+        for name, value in vars(node).items()
+        if type(value) in (int, float) and name not in GRAD_NAMES
+    ]
+    return numbers[0] if len(numbers) == 1 else None
 
 
 HOLDER_NAMES = ("_ctx", "ctx", "_context", "context", "grad_fn", "_grad_fn", "creator", "_creator")

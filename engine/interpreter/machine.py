@@ -504,7 +504,8 @@ class Machine:
                 raise ProgramError(message, kind="TypeError")
         elif isinstance(init, NativeMethod):
             init.call([instance, *args], kwargs or {})
-        elif init is not MISSING:  # `__init__ = 5`, a static method: as CPython calls it
+        elif init is not MISSING and init is not _OBJECT_INIT:  # `__init__ = 5`, a static
+            # method: as CPython calls it (`__init__ = object.__init__` is none of its own)
             returned = self.unbound_dunder(instance, "__init__", init, tuple(args), kwargs)
             if returned is not None:
                 message = f"__init__() should return None, not '{cpython_type(returned)}'"

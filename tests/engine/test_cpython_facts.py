@@ -317,6 +317,29 @@ except TypeError as e:
     )
 
 
+def test_an_init_that_is_objects_is_as_none_of_its_own() -> None:
+    # `C.__init__ = object.__init__` (taken anywhere since `C.__init__ = f` is) made every
+    # `C()` CPython's own error, "descriptor '__init__' of 'object' object needs an
+    # argument", and the class body's `__init__ = object.__init__` took `D(1)`: CPython's
+    # `object_init` in the slot, its class takes no arguments.
+    assert_as_cpython(
+        """
+class C:
+    pass
+C.__init__ = object.__init__
+print(type(C()).__name__)
+class D:
+    __init__ = object.__init__
+print(type(D()).__name__)
+for f in (lambda: C(1), lambda: D(2), lambda: D(a=1)):
+    try:
+        f()
+    except TypeError as e:
+        print(e)
+"""
+    )
+
+
 def test_a_named_tuple_with_an_init_of_its_own_holds_its_fields() -> None:
     # CPython's `tuple.__new__` fills the fields before any `__init__` runs; here the named
     # tuple's own `__init__` filled them, so one a subclass defines (or, now that it is

@@ -983,6 +983,8 @@ class Machine:
             return self.class_bound(found.function, obj.cls)
         if found is OBJECT_HASH:  # `__hash__ = object.__hash__`, read off an object: bound
             return self.object_method(obj, name)
+        if found is _OBJECT_INIT:  # `C.__init__ = object.__init__`, read off one: bound
+            return self.object_method(obj, "__init__")
         if kind is PInstance and is_descriptor(found):  # a descriptor of the program's
             return self.described(obj, name, self.get_attr(found, "__get__"), [obj, obj.cls])
         if found is not MISSING:
@@ -1400,6 +1402,8 @@ class Machine:
                 found = cls.namespace[name]
                 if type(found) is NativeMethod:
                     return bind_native(found, obj.self)
+                if found is _OBJECT_INIT and type(target) is PInstance:  # `= object.__init__`
+                    return self.object_method(target, "__init__")
                 if type(found) is PClassMethod:
                     return self.class_bound(found.function, owner_of)
                 if type(found) is PStaticMethod:
@@ -2945,12 +2949,13 @@ def object_init(instance: Any, args: list[Any], kwargs: dict[str, Any]) -> None:
     """`object.__init__` of `instance`, given `args` after it: nothing, or CPython's
     TypeError for arguments, worded by the instance's class as CPython's `object_init`
     words it: `object.__init__()` where the class has an `__init__` of its own (a
-    `super().__init__(1)`), `D.__init__()` where it has neither that nor a `__new__`, and
-    no error where it has only a `__new__`."""
+    `super().__init__(1)`), `D.__init__()` where it has neither that (`object.__init__`
+    set as its own is none) nor a `__new__`, and no error where it has only a `__new__`."""
     if not args and not kwargs:
         return
     name = "object"
-    if type(instance) is PInstance and instance.cls.lookup("__init__") is MISSING:
+    own = instance.cls.lookup("__init__") if type(instance) is PInstance else None
+    if own is MISSING or own is _OBJECT_INIT:
         if instance.cls.lookup("__new__") is not MISSING:
             return
         name = instance.cls.name

@@ -321,7 +321,8 @@ def test_an_init_that_is_objects_is_as_none_of_its_own() -> None:
     # `C.__init__ = object.__init__` (taken anywhere since `C.__init__ = f` is) made every
     # `C()` CPython's own error, "descriptor '__init__' of 'object' object needs an
     # argument", and the class body's `__init__ = object.__init__` took `D(1)`: CPython's
-    # `object_init` in the slot, its class takes no arguments.
+    # `object_init` in the slot, its class takes no arguments; read off an object or
+    # `super()`, it is bound to the object, as CPython's method descriptor is.
     assert_as_cpython(
         """
 class C:
@@ -331,11 +332,16 @@ print(type(C()).__name__)
 class D:
     __init__ = object.__init__
 print(type(D()).__name__)
-for f in (lambda: C(1), lambda: D(2), lambda: D(a=1)):
+for f in (lambda: C(1), lambda: D(2), lambda: D(a=1), lambda: D().__init__(3)):
     try:
         f()
     except TypeError as e:
         print(e)
+class E(C):
+    def __init__(self, x):
+        super().__init__()
+        self.x = x
+print(E(3).x, C().__init__(), D().__init__())
 """
     )
 

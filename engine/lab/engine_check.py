@@ -16,7 +16,8 @@ three questions, each with the first frame where the answer is no:
   rule ran twice or never), and no rule of a node of an earlier pass's graph that the
   pass's output does not reach (a tape nothing cleared: `pass` and `line` name it).
 - `accumulation`: whether a child written twice kept both contributions: an `=` that
-  found a gradient already there lost it.
+  found a gradient already there lost it, in a rule or in the pass's own loop between
+  two rules (`_overwritten`).
 
 A trace of the built-in engine (no class of the program's own) is answered all right.
 
@@ -173,8 +174,65 @@ def check_run(
             right_orders,
             walked,
         ),
-        "accumulation": _accumulation(backwards, right, ids),
+        "accumulation": _earliest(_accumulation(backwards, right, ids), _overwritten(frames, ids)),
     }
+
+
+def _earliest(row: dict[str, Any], overwrite: dict[str, Any] | None) -> dict[str, Any]:
+    """The `+=` row: a rule's write that lost a gradient, or backward()'s own write over
+    one (`_overwritten`), whichever the pass met first."""
+    first = row["first"]
+    if overwrite is None or (first is not None and first["frame"] < overwrite["frame"]):
+        return row
+    return {"verdict": "wrong", "first": overwrite}
+
+
+def _overwritten(frames: list[dict[str, Any]], ids: dict[Value, str]) -> dict[str, Any] | None:
+    """The first gradient a pass's own code wrote over between its rules, outside any rule
+    (`v.grad = 1.0` before each `v._backward()` in the loop, `v.grad = 0` after it): a node
+    a rule of the pass had written, set to another number before a later rule of that
+    pass ran. What was there is lost as a rule's `=` loses it (`{"frame", "node",
+    "child", "lost"}`, the node its own child: no rule wrote it). Not a write before the
+    pass's first rule (a zero_grad, the seed) nor after its last (an optimizer's step)."""
+    given: set[str] = set()  # the nodes a rule of the running pass has written
+    running = None
+    found = None
+    for index, frame in enumerate(frames):
+        if frame.get("pass") != running:
+            running, found = frame.get("pass"), None
+            given.clear()
+        phase = frame["phase"]
+        if phase == "backward":
+            if found is not None:
+                return found  # a rule of the pass ran after the write: it counted
+            given.update(ids.get(child, "") for child in _written(frame["contributions"]))
+        elif phase == "update" and found is None and given:
+            found = _write_over(frame["changes"], given, index)
+    return None
+
+
+def _written(contributions: Raw | list[dict[str, Any]]) -> Iterable[Value]:
+    if isinstance(contributions, tuple):  # as the recorder keeps them: the tape's children
+        return (entry[0] for entry in contributions[1])
+    return (c["to"] for c in contributions)
+
+
+def _write_over(
+    changes: list[dict[str, Any]], given: set[str], index: int
+) -> dict[str, Any] | None:
+    for change in changes:
+        before, after = change["before"], change["after"]
+        if (
+            change["field"] == "grad"
+            and change["node"] in given
+            and type(before) in (float, int)  # (a program's own `self.grad = 0` is an int)
+            and type(after) in (float, int)
+            and before != 0
+            and not agrees(after, before)
+        ):
+            node = change["node"]
+            return {"frame": index, "node": node, "child": node, "lost": before}
+    return None
 
 
 def _view(contributions: Raw | list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -190,24 +190,42 @@ def _earliest(row: dict[str, Any], overwrite: dict[str, Any] | None) -> dict[str
 def _overwritten(frames: list[dict[str, Any]], ids: dict[Value, str]) -> dict[str, Any] | None:
     """The first gradient a pass's own code wrote over between its rules, outside any rule
     (`v.grad = 1.0` before each `v._backward()` in the loop, `v.grad = 0` after it): a node
-    a rule of the pass had written, set to another number before a later rule of that
-    pass ran. What was there is lost as a rule's `=` loses it (`{"frame", "node",
-    "child", "lost"}`, the node its own child: no rule wrote it). Not a write before the
-    pass's first rule (a zero_grad, the seed) nor after its last (an optimizer's step)."""
+    a rule of the pass had written, set to another number, where that counted: a leaf's
+    (its gradient is the answer), before a later rule of the pass ran, or a node whose own
+    rule then passed on the number written. What was there is lost as a rule's `=` loses
+    it (`{"frame", "node", "child", "lost"}`, the node its own child: no rule wrote it).
+    Not a write before the pass's first rule (a zero_grad, the seed) nor after its last
+    (an optimizer's step), nor a walk's reset of a node whose share is passed on already
+    (a recursion down every path that sets each inner node back to 0 once it has, and
+    adds the next path's share to that 0 before it passes it on)."""
+    leaves = {name for node, name in ids.items() if not node._prev}
     given: set[str] = set()  # the nodes a rule of the running pass has written
     running = None
-    found = None
+    leaf: dict[str, Any] | None = None  # a leaf's gradient written over
+    inner: dict[str, dict[str, Any]] = {}  # an inner node's, by its id, the first each
     for index, frame in enumerate(frames):
         if frame.get("pass") != running:
-            running, found = frame.get("pass"), None
+            running, leaf = frame.get("pass"), None
             given.clear()
+            inner.clear()
         phase = frame["phase"]
         if phase == "backward":
-            if found is not None:
-                return found  # a rule of the pass ran after the write: it counted
-            given.update(ids.get(child, "") for child in _written(frame["contributions"]))
-        elif phase == "update" and found is None and given:
-            found = _write_over(frame["changes"], given, index)
+            if leaf is not None:
+                return leaf  # a rule of the pass ran after the write: it counted
+            over = inner.get(ids.get(frame["node"], ""))
+            if over is not None and _passed_on(frame["contributions"], over["after"]):
+                del over["after"]
+                return over
+            for child in _written(frame["contributions"]):
+                name = ids.get(child, "")
+                given.add(name)
+                inner.pop(name, None)  # a share after the write: a walk's next path
+        elif phase == "update" and given:
+            for found in _writes_over(frame["changes"], given, index):
+                if found["node"] in leaves:
+                    leaf = leaf or {k: v for k, v in found.items() if k != "after"}
+                else:
+                    inner.setdefault(found["node"], found)
     return None
 
 
@@ -217,9 +235,20 @@ def _written(contributions: Raw | list[dict[str, Any]]) -> Iterable[Value]:
     return (c["to"] for c in contributions)
 
 
-def _write_over(
+def _passed_on(contributions: Raw | list[dict[str, Any]], written: float) -> bool:
+    """Whether a rule's upstream gradient is the number the pass wrote over its node's."""
+    if isinstance(contributions, tuple):
+        upstream = contributions[0]
+    elif contributions:
+        upstream = contributions[0]["upstream"]
+    else:
+        return False
+    return type(upstream) in (float, int) and agrees(upstream, written)
+
+
+def _writes_over(
     changes: list[dict[str, Any]], given: set[str], index: int
-) -> dict[str, Any] | None:
+) -> Iterable[dict[str, Any]]:
     for change in changes:
         before, after = change["before"], change["after"]
         if (
@@ -231,8 +260,7 @@ def _write_over(
             and not agrees(after, before)
         ):
             node = change["node"]
-            return {"frame": index, "node": node, "child": node, "lost": before}
-    return None
+            yield {"frame": index, "node": node, "child": node, "lost": before, "after": after}
 
 
 def _view(contributions: Raw | list[dict[str, Any]]) -> list[dict[str, Any]]:

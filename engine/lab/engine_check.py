@@ -16,7 +16,8 @@ three questions, each with the first frame where the answer is no:
   rule ran twice or never), and no rule of a node of an earlier pass's graph that the
   pass's output does not reach (a tape nothing cleared: `pass` and `line` name it).
 - `accumulation`: whether a child written twice kept both contributions: an `=` that
-  found a gradient already there lost it.
+  found a gradient already there lost it, in a rule or in the pass's own loop between
+  two rules (`_overwritten`).
 
 A trace of the built-in engine (no class of the program's own) is answered all right.
 
@@ -173,8 +174,93 @@ def check_run(
             right_orders,
             walked,
         ),
-        "accumulation": _accumulation(backwards, right, ids),
+        "accumulation": _earliest(_accumulation(backwards, right, ids), _overwritten(frames, ids)),
     }
+
+
+def _earliest(row: dict[str, Any], overwrite: dict[str, Any] | None) -> dict[str, Any]:
+    """The `+=` row: a rule's write that lost a gradient, or backward()'s own write over
+    one (`_overwritten`), whichever the pass met first."""
+    first = row["first"]
+    if overwrite is None or (first is not None and first["frame"] < overwrite["frame"]):
+        return row
+    return {"verdict": "wrong", "first": overwrite}
+
+
+def _overwritten(frames: list[dict[str, Any]], ids: dict[Value, str]) -> dict[str, Any] | None:
+    """The first gradient a pass's own code wrote over between its rules, outside any rule
+    (`v.grad = 1.0` before each `v._backward()` in the loop, `v.grad = 0` after it): a node
+    a rule of the pass had written, set to another number, where that counted: a leaf's
+    (its gradient is the answer), before a later rule of the pass ran, or a node whose own
+    rule then passed on the number written. What was there is lost as a rule's `=` loses
+    it (`{"frame", "node", "child", "lost"}`, the node its own child: no rule wrote it).
+    Not a write before the pass's first rule (a zero_grad, the seed) nor after its last
+    (an optimizer's step), nor a walk's reset of a node whose share is passed on already
+    (a recursion down every path that sets each inner node back to 0 once it has, and
+    adds the next path's share to that 0 before it passes it on)."""
+    leaves = {name for node, name in ids.items() if not node._prev}
+    given: set[str] = set()  # the nodes a rule of the running pass has written
+    running = None
+    leaf: dict[str, Any] | None = None  # a leaf's gradient written over
+    inner: dict[str, dict[str, Any]] = {}  # an inner node's, by its id, the first each
+    for index, frame in enumerate(frames):
+        if frame.get("pass") != running:
+            running, leaf = frame.get("pass"), None
+            given.clear()
+            inner.clear()
+        phase = frame["phase"]
+        if phase == "backward":
+            if leaf is not None:
+                return leaf  # a rule of the pass ran after the write: it counted
+            over = inner.get(ids.get(frame["node"], ""))
+            if over is not None and _passed_on(frame["contributions"], over["after"]):
+                del over["after"]
+                return over
+            for child in _written(frame["contributions"]):
+                name = ids.get(child, "")
+                given.add(name)
+                inner.pop(name, None)  # a share after the write: a walk's next path
+        elif phase == "update" and given:
+            for found in _writes_over(frame["changes"], given, index):
+                if found["node"] in leaves:
+                    leaf = leaf or {k: v for k, v in found.items() if k != "after"}
+                else:
+                    inner.setdefault(found["node"], found)
+    return None
+
+
+def _written(contributions: Raw | list[dict[str, Any]]) -> Iterable[Value]:
+    if isinstance(contributions, tuple):  # as the recorder keeps them: the tape's children
+        return (entry[0] for entry in contributions[1])
+    return (c["to"] for c in contributions)
+
+
+def _passed_on(contributions: Raw | list[dict[str, Any]], written: float) -> bool:
+    """Whether a rule's upstream gradient is the number the pass wrote over its node's."""
+    if isinstance(contributions, tuple):
+        upstream = contributions[0]
+    elif contributions:
+        upstream = contributions[0]["upstream"]
+    else:
+        return False
+    return type(upstream) in (float, int) and agrees(upstream, written)
+
+
+def _writes_over(
+    changes: list[dict[str, Any]], given: set[str], index: int
+) -> Iterable[dict[str, Any]]:
+    for change in changes:
+        before, after = change["before"], change["after"]
+        if (
+            change["field"] == "grad"
+            and change["node"] in given
+            and type(before) in (float, int)  # (a program's own `self.grad = 0` is an int)
+            and type(after) in (float, int)
+            and before != 0
+            and not agrees(after, before)
+        ):
+            node = change["node"]
+            yield {"frame": index, "node": node, "child": node, "lost": before, "after": after}
 
 
 def _view(contributions: Raw | list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -373,6 +373,8 @@ def leaves_of(outputs: list[Any]) -> list[tuple[float, float]]:
         seen.add(id(node))
         operands = operands_of(node)
         if not operands:
+            if not any(hasattr(node, name) for name in GRAD_NAMES):
+                continue  # a plain number kept among a node's operands (`(self, 3)`)
             grad = next(  # (not a method named `grad`: rad.py's gradient is `gv`)
                 getattr(node, name)
                 for name in GRAD_NAMES

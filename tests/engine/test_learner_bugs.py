@@ -349,6 +349,8 @@ RIGHT: dict[str, Callable[[], dict[str, float]]] = {
     },
     # Its own gradients end 1 too many below each node; the right engine's start at 0.
     "grad_init_one": lambda: mg(lambda a, b: a * b + a, a=2, b=-3),
+    "seed_in_the_loop": lambda: mg(lambda a, b: (a * b) * a + a * b, a=2, b=-3),
+    "zero_after_rule": lambda: mg(lambda w, x: (w * x + w) * (w * x + w), w=0.5, x=3),
     "sqrt_no_root": lambda: {"a": 3.0 / 5.0, "b": 4.0 / 5.0},
     "abs_no_sign": lambda: {"pred": -1 + 0.5, "target": 1.0},
     "cos_sign": _cos_sign,
@@ -724,6 +726,12 @@ CHECKS: dict[str, tuple[dict[str, Any], Any, Any]] = {
     "keep_for_clarity": ({"*": R, "+": R, "tanh": R}, R, R),
     # No rule, sort or `+=` to blame: the gradients are wrong from where they started.
     "grad_init_one": ({"*": R, "+": R}, R, R),
+    # backward()'s loop, not a rule, writes over what the rules gave: `v.grad = 1.0`
+    # before each rule (c's 3, from both its uses, then passed on as 1), `v.grad = 0.0`
+    # after each (an inner node's, passed on already, is no loss; the first leaf's, x's 2,
+    # is: a leaf's gradient is the answer).
+    "seed_in_the_loop": ({"*": R, "+": R}, R, (6, "n2", "n2", 3.0)),
+    "zero_after_rule": ({"*": R, "+": R}, R, (17, "n1", "n1", 2.0)),
 }
 # The ones that CPython itself refuses, with the words the trace's error must carry
 # (a TypeError but where `REFUSED_AS` says).

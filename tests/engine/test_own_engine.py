@@ -21,6 +21,7 @@ from backprop_animator.engine import (
 )
 from tests.engine.cpython import assert_same_output, printed_lines, run_in_cpython
 from tests.engine.helpers import assert_trace_invariants
+from tests.support.traces import ROOMY
 
 # The article's engine class, to write bugs into: `{mul}` is `__mul__`'s rule body.
 ENGINE = """\
@@ -1763,3 +1764,29 @@ print(c.x)
     with pytest.raises(EngineError) as plain_caught:
         trace_source(plain)
     assert "have a pass" not in str(plain_caught.value)
+
+
+def test_a_walk_that_resets_each_inner_node_once_passed_on_is_no_lost_share() -> None:
+    # kaifishr/PyAutoGrad walks every path (`other.grad += …`, the walk below it, then
+    # `other.grad = 0.0` for an inner node): each next path starts that node from 0 and
+    # adds its share before passing it on, so nothing it wrote over counted; the `+=` row
+    # stays right (the sort's names the walk). Its leaves are never reset.
+    public = (
+        Path(__file__).parent / "public_code" / "kaifishr_pyautograd_test_engine_without_jax.py"
+    )
+    check = trace_source(public.read_text(), limits=ROOMY)["engine_check"]
+    assert check["accumulation"] == {"verdict": "right", "first": None}
+    assert check["sort"]["verdict"] == "wrong"
+    # The same reset of every node, leaves too: a leaf's gradient is the answer.
+    source = (Path(__file__).parent / "learner_bugs" / "zero_after_rule.py").read_text()
+    trace = trace_source(source)
+    first = trace["engine_check"]["accumulation"]["first"]
+    assert trace["frames"][first["frame"]]["phase"] == "update"
+    assert trace["nodes"][int(first["node"][1:])]["kind"] == "leaf"
+    inner_only = source.replace(
+        "            v.grad = 0.0\n", "            if v._prev:\n                v.grad = 0.0\n"
+    )
+    assert inner_only != source
+    trace = trace_source(inner_only)
+    assert printed_lines(trace) == run_in_cpython(inner_only)
+    assert trace["engine_check"]["accumulation"] == {"verdict": "right", "first": None}

@@ -207,10 +207,16 @@ function accumulationRow(accumulation, trace, wrote, { nameOf, jump, number, gra
           )
         : [];
     const write = writes.find((c) => c.write === "=") ?? writes[0];
-    const where = write?.line ? ` (line ${write.line})` : "";
+    // Or backward()'s own loop wrote over it between two rules (an update frame).
+    const line = write?.line ?? (there?.phase === "update" ? there.line : undefined);
+    const where = line ? ` (line ${line})` : "";
     const again = write !== undefined && write.write !== "=";
+    const writer =
+      there?.phase === "update"
+        ? "backward() itself, between two rules,"
+        : `${nameOf(lost.node)}'s rule`;
     sumParts.push(
-      `. ${nameOf(lost.node)}'s rule writes ${nameOf(lost.child)}.${grad} with ${again ? write.write : "="}${where}, ${again ? `through a setter that adds what it is given: the ` : "and the "}`,
+      `. ${writer} writes ${nameOf(lost.child)}.${grad} with ${again ? write.write : "="}${where}, ${again ? `through a setter that adds what it is given: the ` : "and the "}`,
       number(lost.lost, lost.frame),
       again ? " already there is added again. " : " already there is lost. ",
       jump(lost.frame),

@@ -143,22 +143,27 @@ Locals = list[tuple[Value, float]]
 # registry's op of that meaning, still trusted only where it reproduces the node's data.
 OP_WORDS: dict[str, str] = {
     "add": "+",
+    "addition": "+",
     "plus": "+",
     "sum": "+",
     "mul": "*",
     "mult": "*",
     "times": "*",
     "multiply": "*",
+    "multiplication": "*",
     "prod": "*",
     "product": "*",
     "sub": "-",
     "minus": "-",
     "subtract": "-",
+    "subtraction": "-",
     "div": "/",
     "truediv": "/",
     "divide": "/",
+    "division": "/",
     "pow": "**",
     "power": "**",
+    "exponentiation": "**",
     "negate": "neg",
     "ln": "log",  # the natural log, as many engines name it (`Value(math.log(x), (self,), 'ln')`)
 }

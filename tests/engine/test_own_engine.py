@@ -393,6 +393,7 @@ print(w.grad, x.grad)
         ("Add", "Mul", "Pow", "4.0", "3"),
         ("__add__", "__mul__", "**", "7.0", "0.5"),
         ("plus", "times", "power", "2.0", "-1"),
+        ("addition", "Multiplication", "exponentiation", "3.0", "2"),
     ],
 )
 def test_ops_named_in_words_are_the_registrys_and_a_power_finds_its_exponent(

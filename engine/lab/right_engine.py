@@ -233,8 +233,8 @@ def right_locals(node: Value, operands: Sequence[Value]) -> tuple[Locals, str] |
     elif not op and len(operands) == 1:
         # An op the class names not at all (`Value(self.data ** other, (self,))`, its `_op`
         # left out): the power its numbers show, where they show one; else still no rule.
-        found = _power_found(operands[0].data, node.data)
-        op = found if found != "**" else op
+        power = _power_found(operands[0].data, node.data)
+        op = power if power != "**" else op
     if len(operands) == 2 and (op == "+" or op == "*"):
         return _sum_or_product_locals(op, node.data, operands)
     try:

@@ -1817,6 +1817,8 @@ class Compiler(ExpressionCompiler):
             module == "collections" and any(alias.name == "abc" for alias in node.names)
         ):
             attach = self.abc_attach()  # `collections.abc` is there from then on
+        if node.names[0].name == "*" and module in self.modules:
+            return self.import_star(node, module, scope)
         bindings: list[tuple[Callable[[Frame, Any], None], Any]] = []
         for alias in node.names:
             if self.absent_when_run(module, alias.name, scope):
@@ -1854,9 +1856,31 @@ class Compiler(ExpressionCompiler):
         # render_graph` in a method); `draw_dot` from anywhere stays a name that is skipped.
         return scope.kind == "function" and (name == "Digraph" or name not in PASTE_NAMES)
 
+    def import_star(self, node: ast.ImportFrom, module: str, scope: scopes.Scope) -> Stmt:
+        """`from math import *` of a module here: each of its public names that is here
+        (as CPython binds each of its `__all__`, or each name not starting with `_`), one
+        step a name; only at a module's top level, as CPython compiles it."""
+        if scope.kind != "module":
+            raise self.error(node, "syntax error: import * only allowed at module level")
+        here = self.modules[module]
+        names = [
+            name
+            for name in here.members
+            if not name.startswith("_") and os_refusal(here.name, name) is None
+        ]
+        bindings = [(self.store_name(name, scope, False), here.members[name]) for name in names]
+        charge = self.m.state.charge
+
+        def run(f: Frame) -> None:
+            charge(len(bindings))
+            for store, value in bindings:
+                store(f, value)
+
+        return run
+
     def imported_value(self, node: ast.ImportFrom, module: str, name: str) -> Any:
         """What `from module import name` binds, known when the program is compiled."""
-        if name == "*":
+        if name == "*" and (module in self.modules or module.startswith("micrograd")):
             raise self.error(node, "`import *` is not available here")
         if module in self.modules:
             members = self.modules[module].members

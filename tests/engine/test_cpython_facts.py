@@ -1747,3 +1747,29 @@ for which in range(4):
     attempt(which)
 """
     )
+
+
+def test_a_star_import_of_a_module_here_binds_its_public_names_as_cpythons() -> None:
+    # `from math import *`, as learners write it beside a Value class, was refused ("`import
+    # *` is not available here"), and so was a module that is not here, where CPython's
+    # error is its ModuleNotFoundError.
+    assert_as_cpython(
+        """
+from math import *
+from random import *
+from collections import *
+from itertools import *
+seed(1)
+print(exp(1), pi, sqrt(2.0), tanh(0.5), log(e), floor(2.5), inf)
+print(random(), uniform(-1, 1), Counter("aab"), list(islice(count(), 3)))
+try:
+    from plotnine import *
+except ImportError as error:
+    print(type(error).__name__, error)
+"""
+    )
+    with pytest.raises(EngineError, match="ModuleNotFoundError: No module named 'plotnine'"):
+        trace_source("from plotnine import *\n" + TAIL)
+    with pytest.raises(EngineError, match="import \\* only allowed at module level") as raised:
+        trace_source("def f():\n    from math import *\n" + TAIL)
+    assert raised.value.line == 2

@@ -1773,3 +1773,24 @@ except ImportError as error:
     with pytest.raises(EngineError, match="import \\* only allowed at module level") as raised:
         trace_source("def f():\n    from math import *\n" + TAIL)
     assert raised.value.line == 2
+
+
+def test_micrograds_modules_star_imported_give_what_cpythons_give() -> None:
+    # `from micrograd.engine import *` and `from micrograd.nn import *` (common beside a
+    # notebook's own code) were refused; nn.py's own imports, `Value` and `random`, come
+    # with its star as with CPython's, and can be named (`from micrograd.nn import Value`
+    # was "micrograd.nn has no 'Value' here").
+    assert_as_cpython(
+        """
+from micrograd.engine import *
+from micrograd.nn import *
+from micrograd.nn import Value as V, random as r
+r.seed(2)
+n = MLP(2, [2, 1])
+y = n([Value(1.0), V(-2.0)])
+y.backward()
+print(y, n, V is Value, r is random, [p.grad for p in n.parameters()])
+"""
+    )
+    with pytest.raises(EngineError, match="import \\* only allowed at module level"):
+        trace_source("def f():\n    from micrograd.nn import *\n" + TAIL)

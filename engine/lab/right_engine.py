@@ -230,11 +230,6 @@ def right_locals(node: Value, operands: Sequence[Value]) -> tuple[Locals, str] |
         op = registry_op(op)
     if op == "**" and len(operands) == 1:  # `"pow"` of one operand: its exponent unsaid
         op = _power_found(operands[0].data, node.data)
-    elif not op and len(operands) == 1:
-        # An op the class names not at all (`Value(self.data ** other, (self,))`, its `_op`
-        # left out): the power its numbers show, where they show one; else still no rule.
-        power = _power_found(operands[0].data, node.data)
-        op = power if power != "**" else op
     if len(operands) == 2 and (op == "+" or op == "*"):
         return _sum_or_product_locals(op, node.data, operands)
     try:

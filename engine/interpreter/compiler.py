@@ -1817,6 +1817,8 @@ class Compiler(ExpressionCompiler):
             module == "collections" and any(alias.name == "abc" for alias in node.names)
         ):
             attach = self.abc_attach()  # `collections.abc` is there from then on
+        if node.names[0].name == "*" and (module in self.modules or module == "micrograd.engine"):
+            return self.import_star(node, module, scope, attach)
         bindings: list[tuple[Callable[[Frame, Any], None], Any]] = []
         for alias in node.names:
             if self.absent_when_run(module, alias.name, scope):
@@ -1854,9 +1856,43 @@ class Compiler(ExpressionCompiler):
         # render_graph` in a method); `draw_dot` from anywhere stays a name that is skipped.
         return scope.kind == "function" and (name == "Digraph" or name not in PASTE_NAMES)
 
+    def import_star(
+        self,
+        node: ast.ImportFrom,
+        module: str,
+        scope: scopes.Scope,
+        attach: Callable[[], PModule] | None = None,
+    ) -> Stmt:
+        """`from math import *` of a module here: each of its public names that is here
+        (as CPython binds each of its `__all__`, or each name not starting with `_`), one
+        step a name; only at a module's top level, as CPython compiles it. micrograd's
+        engine gives its `Value` (`from micrograd.engine import *`)."""
+        if scope.kind != "module":
+            raise self.error(node, "syntax error: import * only allowed at module level")
+        if module == "micrograd.engine":
+            members: dict[str, Any] = {"Value": self.builtins["Value"]}
+        else:
+            here = self.modules[module]
+            members = {
+                name: value
+                for name, value in here.members.items()
+                if not name.startswith("_") and os_refusal(here.name, name) is None
+            }
+        bindings = [(self.store_name(name, scope, False), value) for name, value in members.items()]
+        charge = self.m.state.charge
+
+        def run(f: Frame) -> None:
+            if attach is not None:
+                attach()
+            charge(len(bindings))
+            for store, value in bindings:
+                store(f, value)
+
+        return run
+
     def imported_value(self, node: ast.ImportFrom, module: str, name: str) -> Any:
         """What `from module import name` binds, known when the program is compiled."""
-        if name == "*":
+        if name == "*" and (module in self.modules or module.startswith("micrograd")):
             raise self.error(node, "`import *` is not available here")
         if module in self.modules:
             members = self.modules[module].members
@@ -1875,20 +1911,34 @@ class Compiler(ExpressionCompiler):
         raise self.error(node, self.refusal(f"from {module} import {name}", module))
 
     def import_nn(self, node: ast.ImportFrom, scope: scopes.Scope) -> Stmt:
-        """`from micrograd.nn import MLP`: micrograd's classes, run by the interpreter."""
+        """`from micrograd.nn import MLP`: micrograd's classes, run by the interpreter, and
+        the two names nn.py imports, `Value` and `random`; `*` binds all of them, as CPython's."""
         stores = []
-        for alias in node.names:
-            if alias.name not in NN_NAMES:
+        aliases = node.names
+        if aliases[0].name == "*":
+            if scope.kind != "module":
+                raise self.error(node, "syntax error: import * only allowed at module level")
+            aliases = [ast.alias(name) for name in ("Layer", "MLP", "Module", "Neuron", "Value")]
+            aliases.append(ast.alias("random"))
+        for alias in aliases:
+            if alias.name not in NN_NAMES and alias.name not in ("Value", "random"):
                 raise self.error(node, f"micrograd.nn has no '{alias.name}' here")
             stores.append((self.store_name(alias.asname or alias.name, scope, False), alias.name))
         load = self.library_module("micrograd.nn")
         attach = self.micrograd_attach(("engine", "nn"))
+        value = self.builtins["Value"]
+        random_module = self.modules["random"]
 
         def run(f: Frame) -> None:
             attach()
             namespace = load()
             for store, name in stores:
-                store(f, namespace[name])
+                if name == "Value":
+                    store(f, value)
+                elif name == "random":
+                    store(f, random_module)
+                else:
+                    store(f, namespace[name])
 
         return run
 

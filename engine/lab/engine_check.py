@@ -42,6 +42,7 @@ from backprop_animator.engine.lab.right_engine import (
     numeric_rounding,
     row_op,
     sum_rounding,
+    worded_power,
 )
 from backprop_animator.engine.ops import op_key
 from backprop_animator.engine.trace.sentences import SAID
@@ -332,9 +333,13 @@ def _row_key(node: Value) -> str:
 def _row_name(key: str) -> str:
     """The op a row found by `key` (`_row_key`) is named by: the registry's (`op_key`), but
     a power written with a caret (`^2`, `^3`: `f'^{other}'`) is one row `^`, as `**2` and
-    `**3` are one row `**`."""
+    `**3` are one row `**`, and one named in a word with its exponent (`pow 2`, `pow 3`:
+    `f'pow {k}'`) one row of that word (`pow`)."""
     if key.startswith("^"):
         return "^"
+    word = worded_power(key)
+    if word is not None:
+        return word
     return key if key.startswith("e^") else op_key(key)
 
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import ast
 import math
+import re
 import sys
 from collections.abc import Callable, Sequence
 from functools import cache
@@ -142,22 +143,27 @@ Locals = list[tuple[Value, float]]
 # registry's op of that meaning, still trusted only where it reproduces the node's data.
 OP_WORDS: dict[str, str] = {
     "add": "+",
+    "addition": "+",
     "plus": "+",
     "sum": "+",
     "mul": "*",
     "mult": "*",
     "times": "*",
     "multiply": "*",
+    "multiplication": "*",
     "prod": "*",
     "product": "*",
     "sub": "-",
     "minus": "-",
     "subtract": "-",
+    "subtraction": "-",
     "div": "/",
     "truediv": "/",
     "divide": "/",
+    "division": "/",
     "pow": "**",
     "power": "**",
+    "exponentiation": "**",
     "negate": "neg",
     "ln": "log",  # the natural log, as many engines name it (`Value(math.log(x), (self,), 'ln')`)
 }
@@ -168,16 +174,33 @@ OP_WORDS: dict[str, str] = {
 OP_SYMBOLS: dict[str, str] = {"×": "*", "·": "*", "⋅": "*", "÷": "/", "−": "-", "^": "**"}
 
 
+# A power named in a word with its exponent after it (`f'pow {k}'`, `f'pow({k})'`,
+# `f'Pow_{k}'`, `f'power{k}'`): the word, then the exponent, a number.
+WORDED_POWER = re.compile(
+    r"_*(pow|power)[ _:^(]*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\)?", re.IGNORECASE
+)
+
+
+def worded_power(op: str) -> str | None:
+    """The word of a power named in a word with its exponent (`worded_power("pow 3") ==
+    "pow"`, `worded_power("Pow(-1)") == "Pow"`), else None (`"pow"` alone, `"**3"`)."""
+    found = WORDED_POWER.fullmatch(op)
+    return found.group(1) if found is not None else None
+
+
 def registry_op(op: str) -> str:
     """The op as the tables here name it: `registry_op("Mul") == "*"`,
     `registry_op("__add__") == "+"`, `registry_op("×") == "*"`, `registry_op("^2") ==
-    "**2"`; any other op as it is (each trusted only where it reproduces the node's
-    data, `right_locals`)."""
+    "**2"`, `registry_op("pow 3") == "**3"`; any other op as it is (each trusted only
+    where it reproduces the node's data, `right_locals`)."""
     if not op or (not op[0].isalpha() and op[0] != "_"):
         symbol = OP_SYMBOLS.get(op[:1])
         if symbol is None or (len(op) > 1 and symbol != "**"):
             return op
         return symbol + op[1:]
+    worded = WORDED_POWER.fullmatch(op)
+    if worded is not None:
+        return "**" + worded.group(2)
     return OP_WORDS.get(op.strip("_").lower(), op)
 
 

@@ -3463,3 +3463,16 @@ def test_a_node_whose_gradient_is_g_ends_at_the_bounds(source: str, words: str) 
 def test_getattr_of_a_built_in_never_asks_a_host_object_found_by_name(source: str) -> None:
     with pytest.raises(EngineError, match="has no attribute 'x' here"):
         trace_source(source + END)
+
+
+def test_a_star_import_run_again_and_again_is_charged_a_step_a_name() -> None:
+    # `from math import *` binds each public name of the module here: in a loop, each run
+    # is charged for every name it binds, so a long loop ends at the steps bound.
+    trace_source("for _ in range(1_000):\n    x = 1\n" + END, limits=SMALL)  # within
+    source = "for _ in range(1_000):\n    from math import *\n" + END  # 40-odd names a turn
+    with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS") as caught:
+        trace_source(source, limits=SMALL)
+    assert caught.value.line in (1, 2)
+    # Only at a module's top level, as CPython compiles it: in a class body too.
+    with pytest.raises(EngineError, match="import \\* only allowed at module level"):
+        trace_source("class A:\n    from math import *\n" + END)

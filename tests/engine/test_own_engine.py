@@ -415,6 +415,7 @@ print(w.grad, x.grad)
         ("Add", "Mul", "Pow", "4.0", "3"),
         ("__add__", "__mul__", "**", "7.0", "0.5"),
         ("plus", "times", "power", "2.0", "-1"),
+        ("addition", "Multiplication", "exponentiation", "3.0", "2"),
     ],
 )
 def test_ops_named_in_words_are_the_registrys_and_a_power_finds_its_exponent(
@@ -525,6 +526,32 @@ def test_a_power_written_with_a_caret_is_checked_as_a_power(op: str) -> None:
         }
         # The line of that rule's `def _backward():`, not the two Values' power's.
         assert rows["^"]["line"] == line_of(wrong, "self.grad += " + rule) - 1
+
+
+WORDED_POWERS = [("f'pow {other}'", "pow"), ("f'pow({other})'", "pow"), ("f'Pow_{other}'", "Pow")]
+
+
+@pytest.mark.parametrize(("op", "word"), WORDED_POWERS)
+def test_a_power_named_in_a_word_and_its_exponent_is_checked_as_a_power(op: str, word: str) -> None:
+    # amirintech/tiny-autograd's `_operation=f'pow {power}'`: its rows `pow 3`, `pow 2`,
+    # `pow -1` were "unchecked" (one row each), a wrong rule too, and nothing below such a
+    # node had a right gradient. One row of the word now, as `^2`, `^3` are one row `^`.
+    right = CARET_OPS.format(op=op, rule="other * self.data ** (other - 1) * out.grad")
+    trace = trace_source(right)
+    assert_same_output(printed_lines(trace), run_in_cpython(right))
+    assert all(node["correct_grad"] == pytest.approx(node["grad"]) for node in trace["nodes"])
+    verdicts = {rule["op"]: rule["verdict"] for rule in trace["engine_check"]["rules"]}
+    assert verdicts == {"*": "right", "+": "right", word: "right", "^": "right"}
+    for rule in ("other * self.data ** (other - 1)", "other * self.data ** other * out.grad"):
+        wrong = CARET_OPS.format(op=op, rule=rule)  # no `* out.grad`; no `- 1`
+        rows = {row["op"]: row for row in trace_source(wrong)["engine_check"]["rules"]}
+        assert {op: row["verdict"] for op, row in rows.items()} == {
+            "*": "right",
+            "+": "right",
+            word: "wrong",
+            "^": "right",
+        }
+        assert rows[word]["line"] == line_of(wrong, "self.grad += " + rule) - 1
 
 
 @pytest.mark.parametrize("sign", ["×", "·"])

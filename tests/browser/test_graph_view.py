@@ -594,11 +594,49 @@ def test_each_backward_step_shows_the_value_its_operands_and_their_additions(
             assert wrong == [], f"frame {frame} at {viewport['width']} px: {wrong}"
             continue
         assert phone, f"frame {frame}: a laptop shows the whole step"
+        fork = any(" + " in b["name"] for b in geometry["labels"])
+        if fork:
+            wrong = _cut_or_covered(everything, geometry)
+            assert wrong == [], f"frame {frame}: a fork's step zooms out to show {wrong}"
+            continue
         clear = [b for b in geometry["labels"] if not _cut_or_covered([b], geometry)]
         assert clear, f"frame {frame}: no += label on screen"
-        current = _cut_or_covered([geometry["current"]], geometry)
-        assert current == [] or any(" + " in b["name"] for b in clear), f"frame {frame}"
+        assert _cut_or_covered([geometry["current"]], geometry) == [], f"frame {frame}"
     assert checked >= 5, f"only {checked} steps with a += checked"
+
+
+def test_a_phone_zooms_out_at_a_fork_to_show_the_value_and_where_its_gradient_adds(
+    player_page: Page, server: str
+) -> None:
+    """The expanded neuron on a phone: num's rule adds into e, whose gradient already
+    holds den's contribution, two columns to its left. The view zooms out so num (whose
+    gradient the `+=` multiplies), e, the constant and both labels are on screen, then
+    comes back to the readable scale at the next step. It kept the sum in view and left
+    num off the right edge."""
+    player_page.set_viewport_size(PHONE)
+    open_player(player_page, player_url(server, NEURON, frame=13, granularity="expanded"))
+    frame = player_page.locator("[data-testid=graph-frame]")
+    frame.scroll_into_view_if_needed()
+    frame.focus()
+    scales = {}
+    for step in (14, 15, 16, 17):
+        player_page.keyboard.press("ArrowRight")
+        counter = player_page.get_by_test_id("frame-counter")
+        expect(counter).to_have_text(re.compile(rf"^{step + 1} / "))
+        geometry = player_page.evaluate(STEP_GEOMETRY)
+        scales[step] = player_page.evaluate(VIEW_SCALE)
+        if step != 15:
+            continue
+        assert geometry["current"] is not None and geometry["current"]["name"] == "num"
+        assert any(" + " in b["name"] for b in geometry["labels"]), "num's step is a sum"
+        everything = [geometry["current"], *geometry["operands"], *geometry["labels"]]
+        assert _cut_or_covered(everything, geometry) == []
+    assert scales[15] < scales[14], "zoomed out for the fork"
+    assert scales[17] == scales[14], "back at the readable scale for the next rule"
+
+
+VIEW_SCALE = """() =>
+  document.querySelector('[data-testid=graph-viewport]').getScreenCTM().a"""
 
 
 @pytest.mark.motion

@@ -122,7 +122,10 @@ export function createFollower(options) {
     // A slower step before this one may have begun a glide: a rapid step ends it where
     // it was heading (an arrow key held, one repeat late, glided on for 280 ms).
     if (rapid && !jumped) panZoom.settle();
-    if (state.current < 0 || overview) return;
+    // Drawn far because a fork zoomed the view out (a big graph's many values in view):
+    // still ours to bring back.
+    const ours = zoomedOut !== null && Math.abs(panZoom.heading.k - zoomedOut.to) < 1e-9;
+    if (state.current < 0 || (overview && !ours)) return;
     // Glide while stepping or playing; with steps faster than a glide (an arrow key held)
     // move at once, for a glide redraws the whole view at every display frame. While the
     // scrubber jumps around, keep still (drawing a new region per jump is what costs on

@@ -492,11 +492,23 @@ function underControls(covered, panZoom, box) {
   return shown.length > 0 && underCovers(panZoom.heading, box, shown);
 }
 
+/**
+ * The height of the window the learner looks through: the browser's, or in an iframe
+ * (an embed, a notebook's output) the screen's where that is less. A host sizes an
+ * embed's iframe to its player, so the iframe's own height only grows with the graph
+ * frame: a network's frame, 62% of it, was taller than a phone's screen.
+ */
+export function windowHeight() {
+  const inner = globalThis.innerHeight || 800;
+  const screen = globalThis.screen?.availHeight || inner;
+  return Math.min(inner, screen);
+}
+
 /** Size the frame for the layout; the view measures itself again when it changes. */
 function sizeFrame(/** @type {FollowerOptions} */ { frame, layout, panZoom }) {
   const width = frame.clientWidth;
   if (!width) return;
-  const height = `${frameHeight({ width, windowHeight: globalThis.innerHeight || 800, content: layout })}px`;
+  const height = `${frameHeight({ width, windowHeight: windowHeight(), content: layout })}px`;
   if (frame.style.height === height) return;
   frame.style.height = height;
   panZoom.invalidate();

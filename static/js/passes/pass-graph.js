@@ -19,6 +19,7 @@ import {
   groupPrefixes,
   openGroup,
 } from "../graph/folding.js";
+import { windowHeight } from "../graph/graph-follow.js";
 import { mountGraph } from "../graph/graph-view.js";
 import { recordLabel, valueChars } from "../layout/layout.js";
 import { computeLayout } from "../layout/layout-runner.js";
@@ -30,10 +31,7 @@ import { html } from "../player/svg.js";
 export const BOX_OP = "\u229E";
 
 /** About how many records a screen of this size shows at a readable zoom. */
-export function itemsThatFit(
-  width = globalThis.innerWidth || 1280,
-  height = globalThis.innerHeight || 800,
-) {
+export function itemsThatFit(width = globalThis.innerWidth || 1280, height = windowHeight()) {
   return Math.max(40, Math.round((width * height) / 4500));
 }
 

@@ -270,6 +270,8 @@ export async function mountPassGraph(
         view.boxes > 0
           ? `${view.boxes} closed ${view.boxes === 1 ? "call" : "calls"}: click a box (or focus it and press Enter) to open it.`
           : "Every call is open.";
+      // Nothing to open: a button that did nothing when pressed is shown off instead.
+      openAll.disabled = view.boxes === 0;
     }
     graph?.update(foldState(view.view, view.fold, state));
     // Focusable so Enter opens a box (graph-view mounts records as they come into

@@ -93,12 +93,16 @@ export function createFollower(options) {
   function show(state, move) {
     const rest = restScale();
     const seen = stepFocus(options, state.current, state.index, rest, state);
-    const rescale = Math.abs(panZoom.heading.k - seen.scale) > 1e-9;
+    // Within 2% further out than it needs, the view keeps its scale: builds a tenth too
+    // wide one after another each moved it by a hair.
+    const k = panZoom.heading.k;
+    const rescale = k > seen.scale + 1e-9 || k < seen.scale * 0.98;
+    const scale = rescale ? seen.scale : k;
     if (!rescale && inView(panZoom, seen.keep) && !underControls(covered, panZoom, seen.keep))
       return;
-    zoomedOut = seen.scale < rest ? { rest, to: seen.scale } : null;
-    const { x, y, reach } = aimAt(options, seen, seen.scale, covered);
-    move(x, y, rescale ? seen.scale : undefined, reach);
+    zoomedOut = scale < rest - 1e-9 ? { rest, to: scale } : null;
+    const { x, y, reach } = aimAt(options, seen, scale, covered);
+    move(x, y, rescale ? scale : undefined, reach);
   }
 
   /**
@@ -260,6 +264,19 @@ function stepFocus(options, index, frameIndex, k, state) {
   if (fits(whole)) return { whole, keep: whole, scale: k };
   // Its label with its gradient cell, where the sum lands, if the whole record is too wide.
   const selves = self ? [self, /** @type {Box} */ (lands.get(index))] : [];
+  if (!backward && reads.size > 0) {
+    // A build a little too wide (a big graph's records have room for 9 digits): zoomed
+    // out a tenth at most, its operands keep their names (x1 and w1 of `x1*w1 = 2 × −3`
+    // went off a phone's left edge), the new value's gradient cell, 0, may go past the
+    // right one.
+    const built = [...reads.values()].reduce(union, withoutGradCell(layout, index));
+    const scale = Math.min(
+      k,
+      (view.width - FIT_MARGIN) / built.width,
+      (view.height - FIT_MARGIN) / built.height,
+    );
+    if (scale >= BUILD_MIN_ZOOM * k) return { whole, keep: built, scale };
+  }
   if (!backward || reads.size === 0) return { whole, keep: selves.find(fits) ?? own, scale: k };
   const sum = state?.contributions.find((c) => c.before !== 0 && reads.has(c.child));
   const first = state?.contributions.find((c) => reads.has(c.child));
@@ -373,6 +390,17 @@ function recordBox(layout, i) {
 }
 
 /**
+ * Value i's record with its badge and name, less its gradient cell (centre and size).
+ * @param {import("../layout/layout.js").Layout} layout
+ * @param {number} i
+ */
+function withoutGradCell(layout, i) {
+  const box = recordBox(layout, i);
+  const cut = layout.records[i].valueWidth;
+  return { ...box, x: box.x - cut / 2, width: box.width - cut };
+}
+
+/**
  * The gradient cell of value i's record, its right one (centre and size).
  * @param {import("../layout/layout.js").Layout} layout
  * @param {number} i
@@ -409,6 +437,8 @@ const FIT_MARGIN = 8;
  * big graph would be drawn far, without its numbers.
  */
 const FORK_MIN_SCALE = 0.4;
+/** A build step is zoomed out by at most this factor to keep its operands' names. */
+const BUILD_MIN_ZOOM = 0.9;
 /** Screen pixels the view keeps beside the content's edge (view-transform's clampToContent). */
 const CONTENT_MARGIN = 16;
 /** Screen pixels from the view's edge within which a box counts as in view (isInView). */

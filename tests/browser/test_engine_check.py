@@ -192,6 +192,12 @@ def test_derivative_bug_points_at_the_wrong_local_derivative_in_the_learners_lin
     expect(row).to_have_attribute("data-verdict", "wrong")
     expect(row).to_contain_text("0.4375")  # what the learner's rule multiplied by
     expect(row).to_contain_text("the right local derivative is 0.5966")
+    # The row's line is the rule's `def _backward():`; the wrong factor is in its write.
+    lines = BUGGY_DERIVATIVE.splitlines()
+    write = 1 + lines.index("            self.grad += (1 - self.data**2) * out.grad")
+    assert tanh["line"] < write
+    expect(row).to_contain_text(f"(line {tanh['line']})")
+    expect(row).to_contain_text(f"local derivative on line {write};")
     for op in ("*", "+"):
         expect(panel.locator(f"[data-testid=engine-check-row][data-op='{op}']")).to_have_attribute(
             "data-verdict", "right"

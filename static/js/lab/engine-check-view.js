@@ -28,10 +28,12 @@ import { partedAtEnds } from "./mistakes.js";
 
 /**
  * @typedef {{nameOf: (id: string) => string, jump: (frame: number) => HTMLButtonElement,
- *   number: (value: number, frame: number) => HTMLElement, grad: string}} RowContext
+ *   number: (value: number, frame: number) => HTMLElement, grad: string,
+ *   writeLine: (frame: number, child: string) => number | null}} RowContext
  *   nameOf: a node's name on screen; jump: a new button to a frame; number: a number the
  *   row shows about that frame, which the quiz may hide; grad: the gradient's attribute
- *   as the learner's class names it (`check.grad`: `gradient`, `_grad`), else `grad`
+ *   as the learner's class names it (`check.grad`: `gradient`, `_grad`), else `grad`;
+ *   writeLine: the line of the learner's write into `child` at that frame, if known
  */
 
 /**
@@ -74,16 +76,20 @@ function jumpButton(frame, onSeek, buttons) {
  * @param {boolean} wrote
  * @param {RowContext} ctx
  */
-function ruleRow(rule, wrote, { nameOf, jump, number }) {
+function ruleRow(rule, wrote, { nameOf, jump, number, writeLine }) {
   const where = rule.line ? ` (line ${rule.line})` : "";
   /** @type {(Node | string)[]} */
   const parts = [html("code", { text: rule.op }), ` rule${where}: `, verdictMark(rule.verdict)];
   if (rule.first) {
     const { child, learner, correct, frame, node } = rule.first;
+    // The row's line is where the rule begins (`def _backward():`); the wrong factor is
+    // in a write some lines below, which the learner has to find.
+    const line = writeLine(frame, child);
+    const at = line !== null && line !== rule.line ? ` on line ${line}` : "";
     parts.push(
       `. ${nameOf(node)}'s rule uses `,
       number(learner, frame),
-      ` as ${nameOf(child)}'s local derivative; the right local derivative is `,
+      ` as ${nameOf(child)}'s local derivative${at}; the right local derivative is `,
       number(correct, frame),
       ". ",
       jump(frame),
@@ -383,6 +389,11 @@ export function mountEngineCheckView(
       return element;
     },
     grad: gradName(trace),
+    writeLine: (frame, child) => {
+      const shown = trace.frames[frame];
+      if (shown?.phase !== "backward") return null;
+      return shown.contributions.find((c) => c.to === child)?.line ?? null;
+    },
   };
   const wrote = opsThatWrote(trace);
   const rows = check.rules.map((rule) => ruleRow(rule, wrote.has(rule.op), ctx));

@@ -16,6 +16,7 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
 from tests.browser.conftest import NEURON, Problems, open_player, player_url
+from tests.support.programs import MLP_TRAINED_THREE_STEPS
 
 pytestmark = pytest.mark.browser
 
@@ -212,6 +213,32 @@ def test_embed_tells_the_framing_page_its_height(
     )
     inner = next(f for f in player_page.frames if "/embed" in f.url)
     inner.wait_for_function("() => document.documentElement.scrollHeight <= innerHeight + 1")
+
+
+def test_a_network_s_graph_in_a_sized_iframe_is_never_taller_than_the_screen(
+    player_page: Page, server: str, course_site: tuple[str, Path]
+) -> None:
+    """The height listener sizes the iframe to its player, so the iframe's own window
+    grows with the graph frame: below the fold, then scrolled to on a phone, an MLP's
+    frame took 62% of the grown iframe, 871 px on an 844 px screen. It takes 62% of the
+    screen at most."""
+    player_page.set_viewport_size({"width": 390, "height": 844})
+    frame = (
+        '<div style="height: 1400px">The lesson\'s text, above the player.</div>'
+        f'<iframe src="{embed_url(server, MLP_TRAINED_THREE_STEPS)}" title="MLP"'
+        ' width="100%" height="640" style="border:0"></iframe>'
+        f'<script src="{server}/static/height-listener.js" async></script>'
+    )
+    player_page.goto(course_page(course_site, "network.html", frame))
+    embed = player_page.frame_locator("iframe")
+    expect(embed.get_by_test_id("frame-counter")).to_have_text(re.compile(r"^1 / "))
+    player_page.wait_for_function(
+        "() => document.querySelector('iframe').getBoundingClientRect().height > 1500"
+    )
+    player_page.evaluate("document.querySelector('iframe').scrollIntoView()")
+    player_page.wait_for_timeout(800)  # the player frames its graph once it is seen
+    box = embed.get_by_test_id("graph-frame").bounding_box()
+    assert box is not None and box["height"] <= 0.62 * 844 + 1, box
 
 
 def test_script_tag_embed_renders_two_working_players_despite_hostile_css(

@@ -192,6 +192,12 @@ def test_derivative_bug_points_at_the_wrong_local_derivative_in_the_learners_lin
     expect(row).to_have_attribute("data-verdict", "wrong")
     expect(row).to_contain_text("0.4375")  # what the learner's rule multiplied by
     expect(row).to_contain_text("the right local derivative is 0.5966")
+    # The row's line is the rule's `def _backward():`; the wrong factor is in its write.
+    lines = BUGGY_DERIVATIVE.splitlines()
+    write = 1 + lines.index("            self.grad += (1 - self.data**2) * out.grad")
+    assert tanh["line"] < write
+    expect(row).to_contain_text(f"(line {tanh['line']})")
+    expect(row).to_contain_text(f"local derivative on line {write};")
     for op in ("*", "+"):
         expect(panel.locator(f"[data-testid=engine-check-row][data-op='{op}']")).to_have_attribute(
             "data-verdict", "right"
@@ -448,6 +454,26 @@ def test_a_right_engine_whose_loop_empties_its_gradients_is_right(
         scrubber.fill(str(frame))
         expect(player_page.get_by_test_id("frame-counter")).to_have_text(f"{frame + 1} / {count}")
         expect(player_page.locator("[data-testid=node][data-parted]")).to_have_count(0)
+
+
+def test_a_right_engine_in_a_loop_without_zero_grad_is_right_and_says_what_piles_up(
+    player_page: Page, server: str
+) -> None:
+    # A course's exercise handed in without zero_grad: the engine is right (a right one
+    # adds onto the carried gradients too), and the panel says where they pile up rather
+    # than only "every gradient is right", which read as if the program had no bug.
+    source = _CLASS + _LOOP.replace("    w.grad = 0.0\n", "")
+    open_player(player_page, player_url(server, source))
+    panel = player_page.get_by_test_id("engine-check")
+    expect(panel).to_have_attribute("data-verdict", "right")
+    expect(panel).to_contain_text("every gradient is right")
+    expect(panel).to_contain_text("Pass 2 starts from the gradients pass 1 left")
+    expect(panel).to_contain_text("zero_grad()")
+
+    # With it, nothing to say.
+    open_player(player_page, player_url(server, _CLASS + _LOOP))
+    expect(panel).to_contain_text("every gradient is right")
+    expect(panel).not_to_contain_text("starts from the gradients")
 
 
 def test_a_wrong_gradient_stays_outlined_after_the_loop_empties_it(

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import re
 import urllib.request
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,6 +25,7 @@ from tests.support.programs import (
 pytestmark = pytest.mark.browser
 
 PHONE = {"width": 390, "height": 844}
+PUBLIC_CODE = Path(__file__).parents[1] / "engine" / "public_code"
 DESKTOP = {"width": 1280, "height": 900}
 
 # Rendered size of the numbers and labels of every record on screen: the font size
@@ -594,11 +596,74 @@ def test_each_backward_step_shows_the_value_its_operands_and_their_additions(
             assert wrong == [], f"frame {frame} at {viewport['width']} px: {wrong}"
             continue
         assert phone, f"frame {frame}: a laptop shows the whole step"
+        fork = any(" + " in b["name"] for b in geometry["labels"])
+        if fork:
+            wrong = _cut_or_covered(everything, geometry)
+            assert wrong == [], f"frame {frame}: a fork's step zooms out to show {wrong}"
+            continue
         clear = [b for b in geometry["labels"] if not _cut_or_covered([b], geometry)]
         assert clear, f"frame {frame}: no += label on screen"
-        current = _cut_or_covered([geometry["current"]], geometry)
-        assert current == [] or any(" + " in b["name"] for b in clear), f"frame {frame}"
+        assert _cut_or_covered([geometry["current"]], geometry) == [], f"frame {frame}"
     assert checked >= 5, f"only {checked} steps with a += checked"
+
+
+def test_a_phone_zooms_out_at_a_fork_to_show_the_value_and_where_its_gradient_adds(
+    player_page: Page, server: str
+) -> None:
+    """The expanded neuron on a phone: num's rule adds into e, whose gradient already
+    holds den's contribution, two columns to its left. The view zooms out so num (whose
+    gradient the `+=` multiplies), e, the constant and both labels are on screen, then
+    comes back to the readable scale at the next step. It kept the sum in view and left
+    num off the right edge."""
+    player_page.set_viewport_size(PHONE)
+    open_player(player_page, player_url(server, NEURON, frame=13, granularity="expanded"))
+    frame = player_page.locator("[data-testid=graph-frame]")
+    frame.scroll_into_view_if_needed()
+    frame.focus()
+    scales = {}
+    for step in (14, 15, 16, 17):
+        player_page.keyboard.press("ArrowRight")
+        counter = player_page.get_by_test_id("frame-counter")
+        expect(counter).to_have_text(re.compile(rf"^{step + 1} / "))
+        geometry = player_page.evaluate(STEP_GEOMETRY)
+        scales[step] = player_page.evaluate(VIEW_SCALE)
+        if step != 15:
+            continue
+        assert geometry["current"] is not None and geometry["current"]["name"] == "num"
+        assert any(" + " in b["name"] for b in geometry["labels"]), "num's step is a sum"
+        everything = [geometry["current"], *geometry["operands"], *geometry["labels"]]
+        assert _cut_or_covered(everything, geometry) == []
+    assert scales[15] < scales[14], "zoomed out for the fork"
+    assert scales[17] == scales[14], "back at the readable scale for the next rule"
+
+
+LABELS_IN_VIEW = """(names) => {
+  const view = document.querySelector('.graph-svg').getBoundingClientRect();
+  return names.map((name) => {
+    const node = document.querySelector(`[data-testid=node][data-label="${name}"]`);
+    const label = node?.querySelector('[data-testid=node-label]')?.getBoundingClientRect();
+    return label && label.left >= view.left && label.right <= view.right;
+  });
+}"""
+
+
+def test_a_phone_shows_a_big_graphs_first_build_with_its_operands_names(
+    player_page: Page, server: str
+) -> None:
+    """The micrograd lecture (14,000 frames, records with room for 9 digits) on a phone:
+    `x1*w1 = 2 × −3` with x1 and w1 named. The three records were a few pixels too wide
+    for the view, and the view kept x1*w1 and cut its operands' names off the left edge;
+    it zooms out a little and lets x1*w1's gradient cell, 0, go past the right one."""
+    player_page.set_viewport_size(PHONE)
+    source = (PUBLIC_CODE / "nn_zero_to_hero_micrograd_lecture_second_half.py").read_text()
+    open_player(player_page, player_url(server, source, frame=0))
+    player_page.locator("[data-testid=graph-frame]").scroll_into_view_if_needed()
+    assert player_page.evaluate(LABELS_IN_VIEW, ["x1", "w1", "x1*w1"]) == [True, True, True]
+    assert player_page.evaluate(VIEW_SCALE) >= 0.9 * 11 / 12.5
+
+
+VIEW_SCALE = """() =>
+  document.querySelector('[data-testid=graph-viewport]').getScreenCTM().a"""
 
 
 @pytest.mark.motion

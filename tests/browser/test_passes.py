@@ -595,18 +595,23 @@ def test_fold_to_fit_folds_a_level_more_where_the_graph_counts_as_fitting(
     player_page.wait_for_selector("#player[data-ready=true]")
     groups = player_page.get_by_test_id("group")
     note = player_page.get_by_test_id("fold-note")
+    open_all = player_page.get_by_test_id("open-all-groups")
     expect(groups).to_have_count(0)
+    # Every call open: "Open all" has nothing to do, and says so by being off.
+    expect(open_all).to_be_disabled()
     fold = player_page.get_by_test_id("fold-groups")
     for boxes in (9, 3, 1):  # the neurons, the layers, the model
         fold.click()
         expect(groups).to_have_count(boxes)
+        expect(open_all).to_be_enabled()
     expect(note).to_contain_text("closed call")
     fold.click()
     expect(note).to_have_text("Every call is one box already: nothing more to fold.")
     expect(groups).to_have_count(1)
-    player_page.get_by_test_id("open-all-groups").click()
+    open_all.click()
     expect(groups).to_have_count(0)
     expect(note).to_have_text("Every call is open.")
+    expect(open_all).to_be_disabled()
 
 
 # Steps closer together than the page's 250 ms are rapid (graph-follow.js, player.js):

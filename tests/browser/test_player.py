@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Page, Route, expect
 
 from tests.browser.conftest import NEURON, Problems, open_player, player_url
-from tests.support.programs import mlp_program
+from tests.support.programs import MLP_TRAINED_THREE_STEPS, mlp_program
 
 pytestmark = pytest.mark.browser
 
@@ -225,6 +225,40 @@ def test_a_label_containing_html_stays_text(player_page: Page, server: str) -> N
     expect(player_page.locator("[data-testid=node-table] tbody")).to_contain_text(label)
     assert player_page.locator("#player img, #player b").count() == 0
     assert dialogs == []
+
+
+# For each name cell of the table cut short, whether its last character and its first
+# are drawn inside the cell (a Range's box of one character).
+NAME_ENDS_SHOWN = """() => [...document.querySelectorAll('[data-testid=node-table] tbody th')]
+  .filter((cell) => cell.scrollWidth > cell.clientWidth + 1)
+  .map((cell) => {
+    const box = cell.getBoundingClientRect();
+    const text = cell.firstChild;
+    const shown = (at) => {
+      const range = document.createRange();
+      range.setStart(text, at);
+      range.setEnd(text, at + 1);
+      const r = range.getBoundingClientRect();
+      return r.width > 0 && r.left >= box.left - 0.5 && r.right <= box.right + 0.5;
+    };
+    return {name: cell.textContent, first: shown(0), last: shown(text.length - 1)};
+  })"""
+
+
+def test_the_table_cuts_a_long_name_at_its_start_so_parameters_read_apart(
+    player_page: Page, server: str
+) -> None:
+    """On a phone the value column is narrow: a network's parameters all begin
+    `layers[0].neurons[1].` and differ at the end, so a cut name keeps its end (`w[2]`,
+    `b`). Cut at the end, four rows read `layers[1]…` and `layers[0]…`."""
+    player_page.set_viewport_size({"width": 390, "height": 844})
+    open_player(player_page, player_url(server, MLP_TRAINED_THREE_STEPS, frame=300))
+    player_page.get_by_text("Table of values").click()
+    expect(player_page.locator("[data-testid=node-table] tbody tr").first).to_be_visible()
+    cut = player_page.evaluate(NAME_ENDS_SHOWN)
+    assert cut, "no name was cut on a phone"
+    for cell in cut:
+        assert cell["last"] and not cell["first"], cell
 
 
 def test_narration_and_scrubber_follow_the_frame(player_page: Page, server: str) -> None:

@@ -12,6 +12,7 @@ import {
   recordLabel,
 } from "../../static/js/layout/layout.js";
 import { place, sortByTarget } from "../../static/js/layout/layered-layout.js";
+import { groupLabel } from "../../static/js/graph/folding.js";
 import { edgeBow, edgePolyline } from "../../static/js/player/svg.js";
 import { chainTrace, fixture } from "./helpers.mjs";
 
@@ -318,6 +319,23 @@ describe("recordLabel", () => {
     const long = "a_label_longer_than_forty_characters_in_all_of_it";
     assert.equal(recordLabel(node(long, `${long.slice(0, 39)}\u2026`)), long);
     assert.equal(recordLabel(node("x1", "")), "x1");
+  });
+
+  it("labels every closed box, a layer's and a neuron's as much as the model's", () => {
+    // Named by their paths below the model (folding.js's groupLabel), not as the texts
+    // name a value: drawn unlabelled, a network's opened MLP showed three blank boxes.
+    const box = (group) => ({
+      id: `group:${group}`,
+      label: groupLabel(group),
+      name: group,
+      op: "",
+      kind: "group",
+      data: 0,
+      grad: 0,
+    });
+    assert.equal(recordLabel(box("MLP")), "MLP");
+    assert.equal(recordLabel(box("MLP.layers[1]")), "layers[1]");
+    assert.equal(recordLabel(box("MLP.layers[0].neurons[2]")), "layers[0].neurons[2]");
   });
 });
 

@@ -284,9 +284,13 @@ describe("gradName", () => {
 });
 
 describe("writeStatement: the statement of a line that writes a gradient", () => {
-  it("is the line itself where it holds one statement", () => {
+  it("is the line itself where it holds one statement, without its comment", () => {
     assert.equal(writeStatement("        child.grad += g", "+="), "child.grad += g");
-    assert.equal(writeStatement("  a.grad += 1  # the seed", "+="), "a.grad += 1  # the seed");
+    assert.equal(writeStatement("  a.grad += 1  # the seed", "+="), "a.grad += 1");
+    const bug = "    other.grad += out.grad  # should be -= : d(a-b)/db = -1";
+    assert.equal(writeStatement(bug, "+="), "other.grad += out.grad");
+    assert.equal(writeStatement("s = '# no'; a.grad += 1  # one", "+="), "a.grad += 1");
+    assert.equal(writeStatement("a.grad = '#' + b  # c", "="), "a.grad = '#' + b");
   });
   it("is the write of a loop written on one line, not its header", () => {
     const line = "            for p, g in zip(node.parents, node.grad_fn(node.grad)): p.grad += g";

@@ -47,6 +47,12 @@ export function createFollower(options) {
   /** The last framing followed the action (not the whole graph fitted). */
   let following = false;
   /**
+   * A fork's step zoomed the view out from `rest` to `to` to show the value whose rule
+   * runs with the gradient its `+=` adds to; the next step comes back to `rest`.
+   * @type {{rest: number, to: number} | null}
+   */
+  let zoomedOut = null;
+  /**
    * Size the frame, then fit the graph or centre the action at a readable zoom.
    * @returns {boolean} whether the whole graph is in view
    */
@@ -62,9 +68,41 @@ export function createFollower(options) {
     const focus =
       state.current >= 0 ? state.current : (timeline.indexOf.get(timeline.trace.output) ?? 0);
     const seen = stepFocus(options, focus, state.index, choice.scale, state);
-    const aim = aimAt(options, seen, choice.scale, covered);
-    panZoom.centerOn(aim.x, aim.y, choice.scale, true, aim.reach);
+    const aim = aimAt(options, seen, seen.scale, covered);
+    zoomedOut = seen.scale < choice.scale ? { rest: choice.scale, to: seen.scale } : null;
+    panZoom.centerOn(aim.x, aim.y, seen.scale, true, aim.reach);
     return false;
+  }
+
+  /**
+   * The scale steps are followed at: the view's, or the one it had before a fork zoomed
+   * it out (unless the learner has zoomed since).
+   */
+  function restScale() {
+    const k = panZoom.heading.k;
+    if (zoomedOut && Math.abs(k - zoomedOut.to) < 1e-9) return zoomedOut.rest;
+    zoomedOut = null;
+    return k;
+  }
+
+  /**
+   * Move the view to show the step, unless it is on screen at the scale it needs.
+   * @param {import("../passes/timeline.js").FrameState} state
+   * @param {(x: number, y: number, k: number | undefined, reach: number) => void} move
+   */
+  function show(state, move) {
+    const rest = restScale();
+    const seen = stepFocus(options, state.current, state.index, rest, state);
+    // Within 2% further out than it needs, the view keeps its scale: builds a tenth too
+    // wide one after another each moved it by a hair.
+    const k = panZoom.heading.k;
+    const rescale = k > seen.scale + 1e-9 || k < seen.scale * 0.98;
+    const scale = rescale ? seen.scale : k;
+    if (!rescale && inView(panZoom, seen.keep) && !underControls(covered, panZoom, seen.keep))
+      return;
+    zoomedOut = scale < rest - 1e-9 ? { rest, to: scale } : null;
+    const { x, y, reach } = aimAt(options, seen, scale, covered);
+    move(x, y, rescale ? scale : undefined, reach);
   }
 
   /**
@@ -88,22 +126,23 @@ export function createFollower(options) {
     // A slower step before this one may have begun a glide: a rapid step ends it where
     // it was heading (an arrow key held, one repeat late, glided on for 280 ms).
     if (rapid && !jumped) panZoom.settle();
-    if (state.current < 0 || overview) return;
-    const k = panZoom.view.k;
-    const seen = stepFocus(options, state.current, state.index, k, state);
-    if (inView(panZoom, seen.keep) && !underControls(covered, panZoom, seen.keep)) return;
+    // Drawn far because a fork zoomed the view out (a big graph's many values in view):
+    // still ours to bring back.
+    const ours = zoomedOut !== null && Math.abs(panZoom.heading.k - zoomedOut.to) < 1e-9;
+    if (state.current < 0 || (overview && !ours)) return;
     // Glide while stepping or playing; with steps faster than a glide (an arrow key held)
     // move at once, for a glide redraws the whole view at every display frame. While the
     // scrubber jumps around, keep still (drawing a new region per jump is what costs on
     // big graphs) and move once it rests.
-    clearTimeout(followTimer);
-    const { x, y, reach } = aimAt(options, seen, k, covered);
-    if (!jumped) panZoom.centerOn(x, y, undefined, rapid, reach);
-    else
-      followTimer = setTimeout(
-        () => panZoom.centerOn(x, y, undefined, true, reach),
-        FOLLOW_AFTER_JUMP_MS,
-      );
+    show(state, (x, y, k, reach) => {
+      clearTimeout(followTimer);
+      if (!jumped) panZoom.centerOn(x, y, k, rapid, reach);
+      else
+        followTimer = setTimeout(
+          () => panZoom.centerOn(x, y, k, true, reach),
+          FOLLOW_AFTER_JUMP_MS,
+        );
+    });
   }
 
   const dropWaitingGlide = () => clearTimeout(followTimer);
@@ -117,11 +156,7 @@ export function createFollower(options) {
    */
   function labelsDrawn(state, overview) {
     if (!following || state.current < 0 || overview || !state.contributions.length) return;
-    const k = panZoom.view.k;
-    const seen = stepFocus(options, state.current, state.index, k, state);
-    if (inView(panZoom, seen.keep) && !underControls(covered, panZoom, seen.keep)) return;
-    const { x, y, reach } = aimAt(options, seen, k, covered);
-    panZoom.centerOn(x, y, undefined, true, reach);
+    show(state, (x, y, k, reach) => panZoom.centerOn(x, y, k, true, reach));
   }
 
   return {
@@ -165,15 +200,18 @@ export function createFollower(options) {
  *   ends of a rule), or that label with its gradient cell;
  * - the targets with their labels; one of them; its gradient cell and label.
  * Where one target adds to a gradient already holding a contribution (a fork: the
- * expanded neuron's e, an MLP's b), it is the only one tried, since the sum is the
- * lesson; else any target, and alone the first the rule writes.
+ * expanded neuron's e, an MLP's b), the step is shown at a smaller `scale` rather than
+ * cut: the current value with every target, else with that one, down to FORK_MIN_SCALE
+ * (on a phone, keeping the sum alone left the value whose gradient it multiplies off
+ * the edge). Further out than that, the sum's target is the only one tried, since the
+ * sum is the lesson; without a sum, any target, and alone the first the rule writes.
  * Only the step's own few values are read: no work over the whole graph.
  * @param {FollowerOptions} options  the view's size, the layout and the timeline
  * @param {number} index
  * @param {number} frameIndex  operands not yet drawn at this frame are left out
  * @param {number} k
  * @param {import("../passes/timeline.js").FrameState} [state]  the frame, for its `+=`s
- * @returns {{whole: Box, keep: Box}}
+ * @returns {{whole: Box, keep: Box, scale: number}}  scale: k, or less at a fork
  */
 function stepFocus(options, index, frameIndex, k, state) {
   const { panZoom, layout, timeline } = options;
@@ -223,14 +261,35 @@ function stepFocus(options, index, frameIndex, k, state) {
   const mine = self ?? own;
   reads.delete(index);
   const whole = [...reads.values()].reduce(union, mine);
-  if (fits(whole)) return { whole, keep: whole };
+  if (fits(whole)) return { whole, keep: whole, scale: k };
   // Its label with its gradient cell, where the sum lands, if the whole record is too wide.
   const selves = self ? [self, /** @type {Box} */ (lands.get(index))] : [];
-  if (!backward || reads.size === 0) return { whole, keep: selves.find(fits) ?? own };
+  if (!backward && reads.size > 0) {
+    // A build a little too wide (a big graph's records have room for 9 digits): zoomed
+    // out a tenth at most, its operands keep their names (x1 and w1 of `x1*w1 = 2 × −3`
+    // went off a phone's left edge), the new value's gradient cell, 0, may go past the
+    // right one.
+    const built = [...reads.values()].reduce(union, withoutGradCell(layout, index));
+    const scale = Math.min(
+      k,
+      (view.width - FIT_MARGIN) / built.width,
+      (view.height - FIT_MARGIN) / built.height,
+    );
+    if (scale >= BUILD_MIN_ZOOM * k) return { whole, keep: built, scale };
+  }
+  if (!backward || reads.size === 0) return { whole, keep: selves.find(fits) ?? own, scale: k };
   const sum = state?.contributions.find((c) => c.before !== 0 && reads.has(c.child));
   const first = state?.contributions.find((c) => reads.has(c.child));
   const chosen = /** @type {number} */ ((sum ?? first)?.child);
   const one = /** @type {Box} */ (reads.get(chosen));
+  if (sum) {
+    // A fork: the sum means nothing without the gradient every `+=` multiplies, so zoom
+    // out to show the current value with its targets, or at least with the sum's.
+    for (const keep of [whole, union(mine, one)]) {
+      const scale = scaleShowing(view, keep, k);
+      if (scale >= FORK_MIN_SCALE) return { whole, keep, scale };
+    }
+  }
   // With a sum, its target or none; else whichever target fits beside the current value.
   const beside = sum ? [chosen] : [...reads.keys()];
   const choices = [
@@ -241,7 +300,19 @@ function stepFocus(options, index, frameIndex, k, state) {
     one,
     /** @type {Box} */ (lands.get(chosen)),
   ];
-  return { whole, keep: choices.find(fits) ?? recordBox(layout, chosen) };
+  return { whole, keep: choices.find(fits) ?? recordBox(layout, chosen), scale: k };
+}
+
+/**
+ * The largest scale, at most k, that shows `box` with IN_VIEW_MARGIN to spare each side.
+ * Example: a box 650 wide and 70 tall in a 364×356 view at k 0.88 -> (364 − 48) / 650 = 0.486
+ * @param {{width: number, height: number}} view
+ * @param {Box} box
+ * @param {number} k
+ */
+function scaleShowing(view, box, k) {
+  const room = 2 * IN_VIEW_MARGIN;
+  return Math.min(k, (view.width - room) / box.width, (view.height - room) / box.height);
 }
 
 /**
@@ -319,6 +390,17 @@ function recordBox(layout, i) {
 }
 
 /**
+ * Value i's record with its badge and name, less its gradient cell (centre and size).
+ * @param {import("../layout/layout.js").Layout} layout
+ * @param {number} i
+ */
+function withoutGradCell(layout, i) {
+  const box = recordBox(layout, i);
+  const cut = layout.records[i].valueWidth;
+  return { ...box, x: box.x - cut / 2, width: box.width - cut };
+}
+
+/**
  * The gradient cell of value i's record, its right one (centre and size).
  * @param {import("../layout/layout.js").Layout} layout
  * @param {number} i
@@ -349,6 +431,14 @@ function union(a, b) {
 
 /** Screen pixels a step's values leave free across the view, to count as fitting it. */
 const FIT_MARGIN = 8;
+/**
+ * The view zooms out no further than this to show a fork's step (text 5 px tall): the
+ * expanded neuron's num, two columns right of e, takes 0.49 on a phone. Further out, a
+ * big graph would be drawn far, without its numbers.
+ */
+const FORK_MIN_SCALE = 0.4;
+/** A build step is zoomed out by at most this factor to keep its operands' names. */
+const BUILD_MIN_ZOOM = 0.9;
 /** Screen pixels the view keeps beside the content's edge (view-transform's clampToContent). */
 const CONTENT_MARGIN = 16;
 /** Screen pixels from the view's edge within which a box counts as in view (isInView). */
@@ -432,11 +522,23 @@ function underControls(covered, panZoom, box) {
   return shown.length > 0 && underCovers(panZoom.heading, box, shown);
 }
 
+/**
+ * The height of the window the learner looks through: the browser's, or in an iframe
+ * (an embed, a notebook's output) the screen's where that is less. A host sizes an
+ * embed's iframe to its player, so the iframe's own height only grows with the graph
+ * frame: a network's frame, 62% of it, was taller than a phone's screen.
+ */
+export function windowHeight() {
+  const inner = globalThis.innerHeight || 800;
+  const screen = globalThis.screen?.availHeight || inner;
+  return Math.min(inner, screen);
+}
+
 /** Size the frame for the layout; the view measures itself again when it changes. */
 function sizeFrame(/** @type {FollowerOptions} */ { frame, layout, panZoom }) {
   const width = frame.clientWidth;
   if (!width) return;
-  const height = `${frameHeight({ width, windowHeight: globalThis.innerHeight || 800, content: layout })}px`;
+  const height = `${frameHeight({ width, windowHeight: windowHeight(), content: layout })}px`;
   if (frame.style.height === height) return;
   frame.style.height = height;
   panZoom.invalidate();

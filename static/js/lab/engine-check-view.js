@@ -28,10 +28,12 @@ import { partedAtEnds } from "./mistakes.js";
 
 /**
  * @typedef {{nameOf: (id: string) => string, jump: (frame: number) => HTMLButtonElement,
- *   number: (value: number, frame: number) => HTMLElement, grad: string}} RowContext
+ *   number: (value: number, frame: number) => HTMLElement, grad: string,
+ *   writeLine: (frame: number, child: string) => number | null}} RowContext
  *   nameOf: a node's name on screen; jump: a new button to a frame; number: a number the
  *   row shows about that frame, which the quiz may hide; grad: the gradient's attribute
- *   as the learner's class names it (`check.grad`: `gradient`, `_grad`), else `grad`
+ *   as the learner's class names it (`check.grad`: `gradient`, `_grad`), else `grad`;
+ *   writeLine: the line of the learner's write into `child` at that frame, if known
  */
 
 /**
@@ -74,16 +76,20 @@ function jumpButton(frame, onSeek, buttons) {
  * @param {boolean} wrote
  * @param {RowContext} ctx
  */
-function ruleRow(rule, wrote, { nameOf, jump, number }) {
+function ruleRow(rule, wrote, { nameOf, jump, number, writeLine }) {
   const where = rule.line ? ` (line ${rule.line})` : "";
   /** @type {(Node | string)[]} */
   const parts = [html("code", { text: rule.op }), ` rule${where}: `, verdictMark(rule.verdict)];
   if (rule.first) {
     const { child, learner, correct, frame, node } = rule.first;
+    // The row's line is where the rule begins (`def _backward():`); the wrong factor is
+    // in a write some lines below, which the learner has to find.
+    const line = writeLine(frame, child);
+    const at = line !== null && line !== rule.line ? ` on line ${line}` : "";
     parts.push(
       `. ${nameOf(node)}'s rule uses `,
       number(learner, frame),
-      ` as ${nameOf(child)}'s local derivative; the right local derivative is `,
+      ` as ${nameOf(child)}'s local derivative${at}; the right local derivative is `,
       number(correct, frame),
       ". ",
       jump(frame),
@@ -310,8 +316,46 @@ export function engineSummary(check, timeline, wrote = opsThatWrote(timeline.tra
           ? `Every rule, the sort and += agree with a right engine, yet ${gradients(parted)} ${parted === 1 ? "differs" : "differ"} (${where}): look at the seed and at what runs between passes.`
           : unchecked
             ? `Your engine agrees with a right one wherever it could be checked; ${unchecked} ${unchecked === 1 ? "rule" : "rules"} could not be.`
-            : `Your engine agrees with a right one on this program: ${compared} is right.`;
+            : `Your engine agrees with a right one on this program: ${compared} is right.${carriedNote(trace)}`;
   return { wrong, summary, parted: partedList };
+}
+
+/**
+ * The first pass that starts from gradients an earlier pass left (nothing set them back
+ * to 0: a training loop without zero_grad), 0-based, or -1. A value's first `+=` in a
+ * pass adds to 0 unless its gradient was carried over.
+ * Example: pass 0 writes w.grad 0 → 2, pass 1 writes w.grad 2 → 4 -> 1
+ * @param {import("../passes/trace.js").Trace} trace
+ */
+export function carriedPass(trace) {
+  /** @type {Set<string>} */
+  let seen = new Set();
+  let pass = 0;
+  for (const frame of trace.frames) {
+    if (frame.phase !== "backward") continue;
+    if ((frame.pass ?? 0) !== pass) {
+      pass = frame.pass ?? 0;
+      seen = new Set();
+    }
+    for (const c of frame.contributions) {
+      if (seen.has(c.to)) continue;
+      seen.add(c.to);
+      if (pass > 0 && c.before !== 0) return pass;
+    }
+  }
+  return -1;
+}
+
+/**
+ * What a right verdict does not say about a loop that never empties its gradients: the
+ * engine is right, and the forgotten zero_grad is the program's (a course's exercise
+ * handed in without it read "every gradient is right" and nothing more).
+ * @param {import("../passes/trace.js").Trace} trace
+ */
+function carriedNote(trace) {
+  const pass = carriedPass(trace);
+  if (pass < 0) return "";
+  return ` Pass ${pass + 1} starts from the gradients pass ${pass} left, since nothing set them back to 0, and a right engine adds onto them the same way: if they should start from 0, that is a zero_grad() the program needs before backward().`;
 }
 
 /**
@@ -351,6 +395,11 @@ export function mountEngineCheckView(
       return element;
     },
     grad: gradName(trace),
+    writeLine: (frame, child) => {
+      const shown = trace.frames[frame];
+      if (shown?.phase !== "backward") return null;
+      return shown.contributions.find((c) => c.to === child)?.line ?? null;
+    },
   };
   const wrote = opsThatWrote(trace);
   const rows = check.rules.map((rule) => ruleRow(rule, wrote.has(rule.op), ctx));

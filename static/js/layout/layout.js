@@ -129,10 +129,14 @@ export function valueChars(trace) {
  * Example: {label: "", kind: "const", data: -2} -> "−2"; {label: "", kind: "op"} -> "";
  * {label: "", kind: "leaf", name: "−0.5"} -> "" (a number, not a path ending in `5`);
  * {label: "loss", kind: "leaf", name: "0"} -> "" (the texts call it 0: labelIsName);
- * {label: "", kind: "leaf", name: "layers[0].neurons[1].w[2]"} -> "w[2]"
+ * {label: "", kind: "leaf", name: "layers[0].neurons[1].w[2]"} -> "w[2]";
+ * a closed box's, its path below the model: {label: "layers[1]", kind: "group",
+ * name: "MLP.layers[1]"} -> "layers[1]" (folding.js's groupLabel)
  * @param {import("../passes/trace.js").TraceNode} node
  */
 export function recordLabel(node) {
+  // A closed box is not a value the texts name: its label is all that says which it is.
+  if (node.kind === "group") return node.label;
   const name = node.name ?? "";
   if (node.label && labelIsName(node.label, name)) return node.label;
   if (node.kind === "const") return formatValue(node.data);

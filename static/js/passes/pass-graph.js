@@ -19,6 +19,7 @@ import {
   groupPrefixes,
   openGroup,
 } from "../graph/folding.js";
+import { windowHeight } from "../graph/graph-follow.js";
 import { mountGraph } from "../graph/graph-view.js";
 import { recordLabel, valueChars } from "../layout/layout.js";
 import { computeLayout } from "../layout/layout-runner.js";
@@ -30,10 +31,7 @@ import { html } from "../player/svg.js";
 export const BOX_OP = "\u229E";
 
 /** About how many records a screen of this size shows at a readable zoom. */
-export function itemsThatFit(
-  width = globalThis.innerWidth || 1280,
-  height = globalThis.innerHeight || 800,
-) {
+export function itemsThatFit(width = globalThis.innerWidth || 1280, height = windowHeight()) {
   return Math.max(40, Math.round((width * height) / 4500));
 }
 
@@ -272,6 +270,8 @@ export async function mountPassGraph(
         view.boxes > 0
           ? `${view.boxes} closed ${view.boxes === 1 ? "call" : "calls"}: click a box (or focus it and press Enter) to open it.`
           : "Every call is open.";
+      // Nothing to open: a button that did nothing when pressed is shown off instead.
+      openAll.disabled = view.boxes === 0;
     }
     graph?.update(foldState(view.view, view.fold, state));
     // Focusable so Enter opens a box (graph-view mounts records as they come into

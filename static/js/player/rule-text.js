@@ -223,10 +223,12 @@ const AUGMENTED = "+-*/%&|^@";
 
 /**
  * The statement of a source line that makes a write (`write`: `+=`, `-=` or `=`), the
- * `k`-th such one: the line itself, trimmed, unless it holds more than one statement
- * (a one-line suite, `for p, g in zip(v.parents, v.grad_fn(v.grad)): p.grad += g`, or
- * `a.grad += x; b.grad += y`). Brackets, strings and a comment are skipped; a compound
- * statement's header ends at its first colon outside them (not a walrus's `:=`).
+ * `k`-th such one: the line itself, trimmed and without its comment, unless it holds more
+ * than one statement (a one-line suite, `for p, g in zip(v.parents, v.grad_fn(v.grad)):
+ * p.grad += g`, or `a.grad += x; b.grad += y`). Brackets, strings and a comment are
+ * skipped; a compound statement's header ends at its first colon outside them (not a
+ * walrus's `:=`). The comment stays in the rule's code below the numbers: beside them,
+ * `# should be -= : d(a-b)/db = -1` ran on into `= 1 × −2.213` as if one sum.
  * Example: writeStatement("    for p, g in pairs: p.grad += g", "+=") -> "p.grad += g".
  * @param {string} line
  * @param {string} write
@@ -276,7 +278,8 @@ export function writeStatement(line, write, k = 0) {
   }
   cut(end);
   const writing = parts.filter((part) => part.ops.has(write));
-  if (parts.filter((part) => part.text).length < 2 || writing.length === 0) return line.trim();
+  if (parts.filter((part) => part.text).length < 2 || writing.length === 0)
+    return line.slice(0, end).trim() || line.trim();
   return writing[k % writing.length].text;
 }
 

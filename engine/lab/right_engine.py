@@ -175,16 +175,24 @@ OP_SYMBOLS: dict[str, str] = {"×": "*", "·": "*", "⋅": "*", "÷": "/", "−"
 
 
 # A power named in a word with its exponent after it (`f'pow {k}'`, `f'pow({k})'`,
-# `f'Pow_{k}'`, `f'power{k}'`): the word, then the exponent, a number.
+# `f'Pow_{k}'`, `f'power{k}'`): the word, then the exponent, a number. Each part can
+# match a text one way only (`\d+\.?\d*` could split a run of digits n ways, and
+# failing on `'pow ' + '1' * 9990 + 'x'` took 4.5 s of C no deadline stops), and an op
+# longer than `MAX_WORDED_POWER` is none (a program's op may be 10,000 characters).
 WORDED_POWER = re.compile(
-    r"_*(pow|power)[ _:^(]*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\)?", re.IGNORECASE
+    r"_*(pow|power)[ _:^(]*([-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)\)?", re.IGNORECASE
 )
+MAX_WORDED_POWER = 64
+
+
+def _worded_power_match(op: str) -> re.Match[str] | None:
+    return WORDED_POWER.fullmatch(op) if len(op) <= MAX_WORDED_POWER else None
 
 
 def worded_power(op: str) -> str | None:
     """The word of a power named in a word with its exponent (`worded_power("pow 3") ==
     "pow"`, `worded_power("Pow(-1)") == "Pow"`), else None (`"pow"` alone, `"**3"`)."""
-    found = WORDED_POWER.fullmatch(op)
+    found = _worded_power_match(op)
     return found.group(1) if found is not None else None
 
 
@@ -198,7 +206,7 @@ def registry_op(op: str) -> str:
         if symbol is None or (len(op) > 1 and symbol != "**"):
             return op
         return symbol + op[1:]
-    worded = WORDED_POWER.fullmatch(op)
+    worded = _worded_power_match(op)
     if worded is not None:
         return "**" + worded.group(2)
     return OP_WORDS.get(op.strip("_").lower(), op)

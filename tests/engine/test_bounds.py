@@ -26,6 +26,7 @@ from backprop_animator.engine import (
     EngineError,
     Limits,
     Value,
+    enginecheck_source,
     gradcheck_source,
     trace_source,
     trace_value,
@@ -650,3 +651,35 @@ def test_an_enums_lookups_charge_for_the_members_they_walk(lookup: str) -> None:
     trace_source(source.replace("range(200)", "range(1)"), limits=Limits(max_steps=20_000))
     with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
         trace_source(source, limits=Limits(max_steps=20_000))
+
+
+def test_an_op_named_with_a_long_run_of_digits_is_read_in_linear_time() -> None:
+    # A program's op is its own string, up to 10,000 characters: the engine check's
+    # reading of a power named in a word (`f'pow {k}'`) once took 4.5 s of C, which no
+    # deadline stops, to fail on `'pow ' + '1' * 9990 + 'x'`: each node of that op again.
+    source = """\
+class V:
+    def __init__(self, data, prev=(), op=''):
+        self.data, self.grad, self._prev, self._op = data, 0.0, prev, op
+        self._backward = lambda: None
+    def __mul__(self, other):
+        out = V(self.data * other.data, (self, other), 'pow ' + '1' * 9990 + 'x')
+        def _backward():
+            self.grad += other.data * out.grad
+            other.grad += self.data * out.grad
+        out._backward = _backward
+        return out
+    def backward(self):
+        self.grad = 1.0
+        for node in (self, *self._prev):
+            node._backward()
+a, b = V(2.0), V(3.0)
+c = a * b
+c.backward()
+d = c * a
+d.backward()
+"""
+    started = time.perf_counter()
+    check = enginecheck_source(source)
+    assert time.perf_counter() - started < 5.0  # (about 0.05 s; 9 s before)
+    assert [row["verdict"] for row in check["rules"]] == ["unchecked"]

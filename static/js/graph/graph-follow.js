@@ -28,82 +28,30 @@ const RAPID_STEPS_MS = 250;
  *   the value they are about; null before they are drawn
  */
 
+/**
+ * What the camera keeps between steps.
+ * @typedef {{fitChosen: boolean, covered: ReturnType<typeof measureControls>,
+ *   following: boolean, zoomedOut: {rest: number, to: number} | null}} Camera
+ *   fitChosen: the learner pressed Fit: keep fitting on resize even where we would follow;
+ *   covered: the parts of the frame the controls cover (the zoom buttons and Map at the
+ *   top right, the minimap at the bottom right), in the frame's pixels: a node under them
+ *   is not in view (issue 23, 11), measured with the frame's size, not at every step;
+ *   following: the last framing followed the action (not the whole graph fitted);
+ *   zoomedOut: a fork's step zoomed the view out from `rest` to `to` to show the value
+ *   whose rule runs with the gradient its `+=` adds to; the next step comes back to `rest`
+ */
+
 /** @param {FollowerOptions} options */
 export function createFollower(options) {
-  const { panZoom, timeline, frame, small } = options;
-  /** The learner pressed Fit: keep fitting on resize even where we would follow. */
-  let fitChosen = false;
+  const { panZoom } = options;
+  /** @type {Camera} */
+  const camera = { fitChosen: false, covered: [], following: false, zoomedOut: null };
   let started = false;
   let lastIndex = 0;
   let followTimer = 0;
   let lastStepAt = -Infinity;
-  /**
-   * The parts of the frame the controls cover (the zoom buttons and Map at the top
-   * right, the minimap at the bottom right), in the frame's pixels: a node under them is
-   * not in view (issue 23, 11). Measured with the frame's size, not at every step.
-   * @type {ReturnType<typeof measureControls>}
-   */
-  let covered = [];
-  /** The last framing followed the action (not the whole graph fitted). */
-  let following = false;
-  /**
-   * A fork's step zoomed the view out from `rest` to `to` to show the value whose rule
-   * runs with the gradient its `+=` adds to; the next step comes back to `rest`.
-   * @type {{rest: number, to: number} | null}
-   */
-  let zoomedOut = null;
-  /**
-   * Size the frame, then fit the graph or centre the action at a readable zoom.
-   * @returns {boolean} whether the whole graph is in view
-   */
-  function frameView(/** @type {import("../passes/timeline.js").FrameState} */ state) {
-    covered = measureControls(frame);
-    sizeFrame(options);
-    const choice = framing({ fitScale: panZoom.fitScale(), small, fitChosen });
-    following = choice.mode === "follow";
-    if (choice.mode === "fit") {
-      panZoom.fit();
-      return true;
-    }
-    const focus =
-      state.current >= 0 ? state.current : (timeline.indexOf.get(timeline.trace.output) ?? 0);
-    const seen = stepFocus(options, focus, state.index, choice.scale, state);
-    const aim = aimAt(options, seen, seen.scale, covered);
-    zoomedOut = seen.scale < choice.scale ? { rest: choice.scale, to: seen.scale } : null;
-    panZoom.centerOn(aim.x, aim.y, seen.scale, true, aim.reach);
-    return false;
-  }
-
-  /**
-   * The scale steps are followed at: the view's, or the one it had before a fork zoomed
-   * it out (unless the learner has zoomed since).
-   */
-  function restScale() {
-    const k = panZoom.heading.k;
-    if (zoomedOut && Math.abs(k - zoomedOut.to) < 1e-9) return zoomedOut.rest;
-    zoomedOut = null;
-    return k;
-  }
-
-  /**
-   * Move the view to show the step, unless it is on screen at the scale it needs.
-   * @param {import("../passes/timeline.js").FrameState} state
-   * @param {(x: number, y: number, k: number | undefined, reach: number) => void} move
-   */
-  function show(state, move) {
-    const rest = restScale();
-    const seen = stepFocus(options, state.current, state.index, rest, state);
-    // Within 2% further out than it needs, the view keeps its scale: builds a tenth too
-    // wide one after another each moved it by a hair.
-    const k = panZoom.heading.k;
-    const rescale = k > seen.scale + 1e-9 || k < seen.scale * 0.98;
-    const scale = rescale ? seen.scale : k;
-    if (!rescale && inView(panZoom, seen.keep) && !underControls(covered, panZoom, seen.keep))
-      return;
-    zoomedOut = scale < rest - 1e-9 ? { rest, to: scale } : null;
-    const { x, y, reach } = aimAt(options, seen, scale, covered);
-    move(x, y, rescale ? scale : undefined, reach);
-  }
+  /** @param {import("../passes/timeline.js").FrameState} state */
+  const frameView = (state) => frameViewOf(options, camera, state);
 
   /**
    * Keep the node being built or run on screen when the view does not show it; the
@@ -128,13 +76,12 @@ export function createFollower(options) {
     if (rapid && !jumped) panZoom.settle();
     // Drawn far because a fork zoomed the view out (a big graph's many values in view):
     // still ours to bring back.
-    const ours = zoomedOut !== null && Math.abs(panZoom.heading.k - zoomedOut.to) < 1e-9;
-    if (state.current < 0 || (overview && !ours)) return;
+    if (state.current < 0 || (overview && !zoomedOutNow(camera, panZoom))) return;
     // Glide while stepping or playing; with steps faster than a glide (an arrow key held)
     // move at once, for a glide redraws the whole view at every display frame. While the
     // scrubber jumps around, keep still (drawing a new region per jump is what costs on
     // big graphs) and move once it rests.
-    show(state, (x, y, k, reach) => {
+    show(options, camera, state, (x, y, k, reach) => {
       clearTimeout(followTimer);
       if (!jumped) panZoom.centerOn(x, y, k, rapid, reach);
       else
@@ -155,8 +102,8 @@ export function createFollower(options) {
    * @param {boolean} overview
    */
   function labelsDrawn(state, overview) {
-    if (!following || state.current < 0 || overview || !state.contributions.length) return;
-    show(state, (x, y, k, reach) => panZoom.centerOn(x, y, k, true, reach));
+    if (!camera.following || state.current < 0 || overview || !state.contributions.length) return;
+    show(options, camera, state, (x, y, k, reach) => panZoom.centerOn(x, y, k, true, reach));
   }
 
   return {
@@ -168,7 +115,7 @@ export function createFollower(options) {
      * @returns {boolean} whether the whole graph is in view
      */
     fit(/** @type {import("../passes/timeline.js").FrameState | null} */ state) {
-      fitChosen = true;
+      camera.fitChosen = true;
       if (!state) {
         panZoom.fit();
         return true;
@@ -183,6 +130,69 @@ export function createFollower(options) {
     cancel: dropWaitingGlide,
     destroy: dropWaitingGlide,
   };
+}
+
+/**
+ * Size the frame, then fit the graph or centre the action at a readable zoom.
+ * @param {FollowerOptions} options
+ * @param {Camera} camera
+ * @param {import("../passes/timeline.js").FrameState} state
+ * @returns {boolean} whether the whole graph is in view
+ */
+function frameViewOf(options, camera, state) {
+  const { panZoom, timeline, frame, small } = options;
+  camera.covered = measureControls(frame);
+  sizeFrame(options);
+  const choice = framing({ fitScale: panZoom.fitScale(), small, fitChosen: camera.fitChosen });
+  camera.following = choice.mode === "follow";
+  if (choice.mode === "fit") {
+    panZoom.fit();
+    return true;
+  }
+  const focus =
+    state.current >= 0 ? state.current : (timeline.indexOf.get(timeline.trace.output) ?? 0);
+  const seen = stepFocus(options, focus, state.index, choice.scale, state);
+  const aim = aimAt(options, seen, seen.scale, camera.covered);
+  camera.zoomedOut = seen.scale < choice.scale ? { rest: choice.scale, to: seen.scale } : null;
+  panZoom.centerOn(aim.x, aim.y, seen.scale, true, aim.reach);
+  return false;
+}
+
+/**
+ * Whether the view is where a fork's step zoomed it out to (the learner has not zoomed
+ * since).
+ * @param {Camera} camera
+ * @param {FollowerOptions["panZoom"]} panZoom
+ */
+function zoomedOutNow(camera, panZoom) {
+  const out = camera.zoomedOut;
+  return out !== null && Math.abs(panZoom.heading.k - out.to) < 1e-9;
+}
+
+/**
+ * Move the view to show the step, unless it is on screen at the scale it needs. Steps
+ * are followed at the view's scale, or the one it had before a fork zoomed it out
+ * (unless the learner has zoomed since).
+ * @param {FollowerOptions} options
+ * @param {Camera} camera
+ * @param {import("../passes/timeline.js").FrameState} state
+ * @param {(x: number, y: number, k: number | undefined, reach: number) => void} move
+ */
+function show(options, camera, state, move) {
+  const { panZoom } = options;
+  const k = panZoom.heading.k;
+  if (!zoomedOutNow(camera, panZoom)) camera.zoomedOut = null;
+  const rest = camera.zoomedOut ? camera.zoomedOut.rest : k;
+  const seen = stepFocus(options, state.current, state.index, rest, state);
+  // Within 2% further out than it needs, the view keeps its scale: builds a tenth too
+  // wide one after another each moved it by a hair.
+  const rescale = k > seen.scale + 1e-9 || k < seen.scale * 0.98;
+  const scale = rescale ? seen.scale : k;
+  if (!rescale && inView(panZoom, seen.keep) && !underControls(camera.covered, panZoom, seen.keep))
+    return;
+  camera.zoomedOut = scale < rest - 1e-9 ? { rest, to: scale } : null;
+  const { x, y, reach } = aimAt(options, seen, scale, camera.covered);
+  move(x, y, rescale ? scale : undefined, reach);
 }
 
 /**

@@ -176,9 +176,10 @@ OP_SYMBOLS: dict[str, str] = {"×": "*", "·": "*", "⋅": "*", "÷": "/", "−"
 
 # A power named in a word with its exponent after it (`f'pow {k}'`, `f'pow({k})'`,
 # `f'Pow_{k}'`, `f'power{k}'`): the word, then the exponent, a number. Each part can
-# match a text one way only (`\d+\.?\d*` could split a run of digits n ways, and
-# failing on `'pow ' + '1' * 9990 + 'x'` took 4.5 s of C no deadline stops), and an op
-# longer than `MAX_WORDED_POWER` is none (a program's op may be 10,000 characters).
+# match a text one way only (`\d+\.?\d*` could split a run of digits n ways: failing
+# on `'pow ' + '1' * 9990 + 'x'` took 4.5 s of C, which no deadline stops), and an op
+# longer than `MAX_WORDED_POWER` is none. (A trace's ops are cut at 100 characters
+# before they get here, `recorder.MAX_LABEL`: this is the reader's own bound.)
 WORDED_POWER = re.compile(
     r"_*(pow|power)[ _:^(]*([-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)\)?", re.IGNORECASE
 )

@@ -1959,9 +1959,15 @@ class Compiler(ExpressionCompiler):
 
     def import_lazy(self, node: ast.ImportFrom, scope: scopes.Scope, name: str) -> Stmt:
         """`from unittest import TestCase, main`, `from contextlib import contextmanager`:
-        the classes and functions of the module's source."""
+        the classes and functions of the module's source; `*` binds each of them."""
         stores = []
-        for alias in node.names:
+        aliases = node.names
+        if aliases[0].name == "*":  # the names here that are in CPython's `__all__` too
+            if scope.kind != "module":
+                raise self.error(node, "syntax error: import * only allowed at module level")
+            starred = [one for one in LAZY_MODULES[name] if one not in NOT_IN_ALL]
+            aliases = [ast.alias(one) for one in starred if not one.startswith("_")]
+        for alias in aliases:
             if alias.name not in LAZY_MODULES[name]:
                 error = self.error(node, f"{name} has no '{alias.name}' here")
                 if not self.in_try:
@@ -2519,6 +2525,8 @@ LIBRARY_MEMBERS = {
     "singledispatchmethod": ("functools.singledispatch", "functools"),
 }
 # The modules whose source is in the interpreter's language, and the names they export.
+# Names of those modules that CPython's `__all__` leaves out, so `import *` binds none.
+NOT_IN_ALL = frozenset({"WarningMessage"})
 LAZY_MODULES = {
     "contextlib": contextlib_module.CONTEXTLIB_NAMES,
     "pytest": pytest_module.PYTEST_NAMES,

@@ -1836,6 +1836,36 @@ except ImportError as error:
     assert raised.value.line == 2
 
 
+def test_a_star_import_of_a_module_made_from_source_binds_its_names_in_cpythons_all() -> None:
+    # `from unittest import *` (a test file's first line) said "unittest has no '*' here";
+    # the modules the interpreter runs from their source bind the names they have that
+    # CPython's `__all__` lists (warnings' `WarningMessage` is none of them).
+    assert_as_cpython(
+        """
+from unittest import *
+from warnings import *
+from contextlib import *
+from bisect import *
+class T(TestCase):
+    def test_a(self):
+        self.assertEqual(1, 1)
+print(T.__name__, issubclass(T, TestCase), callable(main), callable(warn))
+try:
+    WarningMessage
+except NameError as error:
+    print(error)
+@contextmanager
+def opened():
+    yield [1, 3]
+with opened() as xs:
+    insort(xs, 2)
+    print(xs, bisect_left(xs, 3))
+"""
+    )
+    with pytest.raises(EngineError, match="import \\* only allowed at module level"):
+        trace_source("def f():\n    from unittest import *\n" + TAIL)
+
+
 def test_micrograds_modules_star_imported_give_what_cpythons_give() -> None:
     # `from micrograd.engine import *` and `from micrograd.nn import *` (common beside a
     # notebook's own code) were refused; nn.py's own imports, `Value` and `random`, come

@@ -1867,8 +1867,7 @@ class Compiler(ExpressionCompiler):
         (as CPython binds each of its `__all__`, or each name not starting with `_`), one
         step a name; only at a module's top level, as CPython compiles it. micrograd's
         engine gives its `Value` (`from micrograd.engine import *`)."""
-        if scope.kind != "module":
-            raise self.error(node, "syntax error: import * only allowed at module level")
+        self.star_at_top(node, scope)
         if module == "micrograd.engine":
             members: dict[str, Any] = {"Value": self.builtins["Value"]}
         else:
@@ -1889,6 +1888,11 @@ class Compiler(ExpressionCompiler):
                 store(f, value)
 
         return run
+
+    def star_at_top(self, node: ast.ImportFrom, scope: scopes.Scope) -> None:
+        """`from m import *` only at a module's top level, as CPython compiles it."""
+        if scope.kind != "module":
+            raise self.error(node, "syntax error: import * only allowed at module level")
 
     def imported_value(self, node: ast.ImportFrom, module: str, name: str) -> Any:
         """What `from module import name` binds, known when the program is compiled."""
@@ -1916,8 +1920,7 @@ class Compiler(ExpressionCompiler):
         stores = []
         aliases = node.names
         if aliases[0].name == "*":
-            if scope.kind != "module":
-                raise self.error(node, "syntax error: import * only allowed at module level")
+            self.star_at_top(node, scope)
             aliases = [ast.alias(name) for name in ("Layer", "MLP", "Module", "Neuron", "Value")]
             aliases.append(ast.alias("random"))
         for alias in aliases:
@@ -1963,8 +1966,7 @@ class Compiler(ExpressionCompiler):
         stores = []
         aliases = node.names
         if aliases[0].name == "*":  # the names here that are in CPython's `__all__` too
-            if scope.kind != "module":
-                raise self.error(node, "syntax error: import * only allowed at module level")
+            self.star_at_top(node, scope)
             starred = [one for one in LAZY_MODULES[name] if one not in NOT_IN_ALL]
             aliases = [ast.alias(one) for one in starred if not one.startswith("_")]
         for alias in aliases:

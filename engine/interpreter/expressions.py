@@ -40,6 +40,7 @@ from backprop_animator.engine.interpreter.objects import (
     GRAD_NAMES,
     MISSING,
     RULE_NAMES,
+    RULE_WORDS,
     Builtin,
     Frame,
     Function,
@@ -301,6 +302,20 @@ def no_dict(value: Any) -> ProgramError:
         f"`.__dict__` of {what} is not available here (a class of the program's and its "
         "objects have one)"
     )
+
+
+def may_be_rule(name: str) -> bool:
+    """Whether `node.name()` may run a node's rule, which `is_rule` then asks the node's
+    class: a name of RULE_NAMES, or one with a word of RULE_WORDS, a class's own name for
+    the closure each node keeps (`worded_rule`: alelouis/autograd-toy's `Variable` keeps
+    its rule as `self.backward`, which the program calls node by node).
+
+    Example: `may_be_rule("backward") is True`, `may_be_rule("forward") is False`.
+    """
+    if name in RULE_NAMES:
+        return True
+    lowered = name.lower()
+    return any(word in lowered for word in RULE_WORDS)
 
 
 def is_rule(obj: PInstance, method: str) -> bool:
@@ -1339,7 +1354,8 @@ class ExpressionCompiler:
                 return self.method_call(func.attr, obj_expr, local, args, (line, column))
             method = func.attr
             get_attr = m.get_attr
-            watch_rule = method in RULE_NAMES
+            named_rule = method in RULE_NAMES
+            watch_rule = may_be_rule(method)
             # `loss.backward()` is a pass, and so is `loss.backprop()` on a graph node
             # (PASS_FUNCTIONS); only `backward` on anything else is a refusal's clue.
             watch_pass = is_pass_method(method) or method == "grad"
@@ -1352,7 +1368,7 @@ class ExpressionCompiler:
                 position = state.position
                 try:
                     # (A rule, `_backward` as a method of the class too, is watched below.)
-                    if not watch_rule and type(obj) is PInstance and method not in obj.attrs:
+                    if not named_rule and type(obj) is PInstance and method not in obj.attrs:
                         fn = obj.cls.lookup(method)
                         if type(fn) is Function:
                             if (
@@ -1463,7 +1479,7 @@ class ExpressionCompiler:
         get_attr = m.get_attr
         line, column = position
         with_self = argument_list(args, first=True)
-        watch_rule = method in RULE_NAMES
+        watch_rule = may_be_rule(method)
         watch_pass = is_pass_method(method) or method == "grad"  # as in `call` above
         watch_unshaped = method == "backward"
         direct = m.direct

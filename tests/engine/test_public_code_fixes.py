@@ -5766,3 +5766,61 @@ def test_pdb_is_imported_and_its_debugger_refused_where_it_is_called() -> None:
         caught = f"import pdb\ntry:\n    {call}\nexcept Exception:\n    print('caught')\n"
         with pytest.raises(EngineError, match=r"line 3, column 5: `pdb\.\w+` is not available"):
             trace_source(caught + body)
+
+
+# alelouis/autograd-toy's shape (written here after it): ops are free functions of any
+# number of operands, a node keeps them as `prev`, no op name, and its rule as
+# `self.backward`, a closure the program calls node by node in an order of its own.
+RULE_NAMED_BACKWARD = """\
+import math
+
+class Variable:
+    def __init__(self, data=None, label=None, prev=()):
+        self.data = data
+        self.label = label
+        self.grad = 0.0
+        self.backward = lambda: None
+        self.prev = prev
+
+def mul(*variables):
+    out = Variable(data=math.prod(var.data for var in variables), prev=variables)
+    def back():
+        for var in variables:
+            var.grad += math.prod(v.data for v in variables) / var.data * out.grad
+    out.backward = back
+    return out
+
+def tanh(var):
+    out = Variable(data=math.tanh(var.data), prev=(var,))
+    def back():
+        var.grad += (1 - out.data ** 2) * out.grad
+    out.backward = back
+    return out
+
+a, b, c = Variable(1.0, "a"), Variable(2.0, "b"), Variable(0.25, "c")
+d = mul(a, b, c)
+e = tanh(d)
+e.grad = 1.0
+for var in (e, d, c, b, a):
+    var.backward()
+print([round(v.grad, 6) for v in (a, b, c, d)])
+"""
+
+
+def test_a_rule_kept_as_the_nodes_backward_and_called_by_hand_is_a_pass() -> None:
+    # It was "the program has no result": `var.backward()` on a node whose `backward` is
+    # its own closure (the rule), not its class's pass, was a plain call.
+    trace = trace_source(RULE_NAMED_BACKWARD)
+    assert printed_lines(trace) == run_in_cpython(RULE_NAMED_BACKWARD)
+    assert len(trace["passes"]) == 1 and trace["passes"][0]["data"] == math.tanh(0.5)
+    leaves = {n["label"]: n["grad"] for n in trace["nodes"] if n["kind"] == "leaf"}
+    slope = 1 - math.tanh(0.5) ** 2
+    assert leaves == pytest.approx({"a": 0.5 * slope, "b": 0.25 * slope, "c": 2 * slope})
+    check = trace["engine_check"]
+    assert [rule["verdict"] for rule in check["rules"]] == ["right", "right"]
+    assert check["sort"]["verdict"] == "right"
+    # A rule forgotten (`d`'s never runs): the sort row says so, as for `_backward`.
+    skipped = RULE_NAMED_BACKWARD.replace("(e, d, c, b, a)", "(e, c, b, a)")
+    assert trace_source(skipped)["engine_check"]["sort"]["verdict"] == "wrong"
+    # A class whose `backward` is its method stays the pass (`v.backward()` above too).
+    assert len(trace_source("v = Value(1.0)\nv.backward()\nv.backward()\n")["passes"]) == 2

@@ -598,6 +598,19 @@ class ExpressionCompiler:
         named_for_op = in_class or (scope.kind == "module" and not name.startswith("_"))
         makes = OP_OF_METHOD.get(name) if named_for_op else None
         tape_rule = scope.kind == "function" and isinstance(body, list) and writes_grad(body)
+        # A method of a node's class, not its pass, that writes its operands' gradients (a
+        # node class per op, `Add.d()`: `a.adjoint += self.adjoint`), where the class keeps
+        # no rule of a name it is known by (`objects.own_rule`)
+        rule_method = (
+            in_class
+            and not self.library
+            and isinstance(body, list)
+            and bool(params)
+            and not is_dunder(name)
+            and not is_pass_method(name)
+            and writes_others_grad(body, params[0])
+            and not calls_method(body, name)
+        )
         # A library's own functions (micrograd's engine.py, run in the Value's place) have
         # no lines in the learner's source: no rule of theirs points at any.
         span = (0, 0) if self.library else (node.lineno, node.end_lineno or node.lineno)
@@ -654,6 +667,7 @@ class ExpressionCompiler:
             fn.uses_super = uses_super
             fn.makes = makes
             fn.tape_rule = tape_rule
+            fn.rule_method = rule_method
             fn.abstract = False
             fn.span = span
             return fn
@@ -1502,7 +1516,8 @@ class ExpressionCompiler:
                                 return _unshaped_backward(
                                     rec, obj, fn, lambda: fn.enter(fn, values)
                                 )
-                        elif watch_rule and is_rule(obj, method):  # a method `_backward`
+                        elif (watch_rule or fn.rule_method) and is_rule(obj, method):
+                            # a method `_backward`, or one of its own (`Add.d()`)
                             return rec.user_rule(obj, lambda: fn.enter(fn, values))
                         return fn.enter(fn, values)
                 except ProgramError as error:
@@ -2028,6 +2043,67 @@ def _folded_constant(node: ast.expr) -> bool:
         return isinstance(node.operand, ast.Constant)
     if isinstance(node, ast.Tuple):
         return all(map(_folded_constant, node.elts))
+    return False
+
+
+def writes_others_grad(body: list[ast.stmt], itself: str) -> bool:
+    """Whether a method's own statements hand its gradient to other objects, as a node's
+    rule does: a write of an attribute named as a gradient is, of an object other than
+    `itself` (its first parameter), whose value reads `itself`'s attribute of that name
+    (`a.adjoint += self.adjoint * b.value`), and no write of `itself`'s gradient (a pass
+    seeds it: `self.adj = 1`, zeroing the others' first).
+
+    Example: `writes_others_grad(ast.parse("a.g += self.g").body, "self") is True`;
+    `writes_others_grad(ast.parse("v.g = 0\nself.g = 1").body, "self") is False`.
+    """
+    hands = False
+    stack: list[ast.AST] = list(body)
+    while stack:
+        node = stack.pop()
+        visited(node)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            continue
+        if isinstance(node, (ast.Assign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for t in targets:
+                if not (isinstance(t, ast.Attribute) and t.attr in GRAD_NAMES):
+                    continue
+                if isinstance(t.value, ast.Name) and t.value.id == itself:
+                    return False
+                hands = hands or _reads_own(node.value, itself, t.attr)
+        stack.extend(child_nodes(node))
+    return hands
+
+
+def _reads_own(value: ast.expr, itself: str, attr: str) -> bool:
+    """Whether `value` reads `itself.attr` (`self.adjoint`)."""
+    for node in ast.walk(value):
+        visited(node)
+        if (
+            isinstance(node, ast.Attribute)
+            and node.attr == attr
+            and isinstance(node.value, ast.Name)
+            and node.value.id == itself
+        ):
+            return True
+    return False
+
+
+def calls_method(body: list[ast.stmt], name: str) -> bool:
+    """Whether a method's statements call a method of its own name (`child._walk()` in
+    `_walk`): a walk handing each operand its share and recursing, a pass's work, not one
+    node's rule.
+
+    Example: `calls_method(ast.parse("c.walk()").body, "walk") is True`.
+    """
+    for node in ast.walk(ast.Module(body=body, type_ignores=[])):
+        visited(node)
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == name
+        ):
+            return True
     return False
 
 

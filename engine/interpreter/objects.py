@@ -72,6 +72,7 @@ class Function:
         "params",
         "posonly",
         "qualname",
+        "rule_method",
         "simple",
         "span",
         "tape_rule",
@@ -110,6 +111,9 @@ class Function:
     # A `def` inside a function whose own body writes a gradient (`self.grad += …`): a
     # node's rule, perhaps kept on a tape rather than on its node (`Machine.call_function`).
     tape_rule: bool
+    # A method, no pass, whose own body writes another object's gradient (`a.adjoint +=
+    # self.adjoint`): the rule of a class per op (`own_rule`).
+    rule_method: bool
     # Its first and last line in the source: a program-class node's rule is shown there.
     span: tuple[int, int]
     alias: str
@@ -548,6 +552,19 @@ def held_rule(holder: Any) -> Function | None:
     return None
 
 
+def own_rule(cls: PClass) -> str | None:
+    """The name of the first method, along the class's MRO, that writes the gradients of
+    objects other than its own and is not the pass (`Function.rule_method`): the rule of a
+    class per op (`class Add(Diff)` with `def d(self): a.adjoint += self.adjoint`), whose
+    program runs it node by node. None where there is none (a leaf's `def d(self): pass`).
+    """
+    for klass in cls.mro:
+        for name, value in klass.namespace.items():
+            if type(value) is Function and value.rule_method and cls.lookup(name) is value:
+                return name
+    return None
+
+
 def _is_method(cls: PClass, name: str) -> bool:
     return type(cls.lookup(name)) is Function
 
@@ -570,7 +587,7 @@ def find_shape(cls: PClass, attrs: dict[str, Any]) -> Shape | None:
             (name for name in names if name in attrs or cls.lookup(name) is not MISSING), None
         )
 
-    rule = first(RULE_NAMES) or worded_rule(attrs)
+    rule = first(RULE_NAMES) or worded_rule(attrs) or own_rule(cls)
     if own_number and (rule is None or rule not in attrs):
         # (a tape's node object, `output` and `gradient` with a `backward` method, is no
         # node of this shape: `unit_shape` reads it)

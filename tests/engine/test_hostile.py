@@ -3476,3 +3476,32 @@ def test_a_star_import_run_again_and_again_is_charged_a_step_a_name() -> None:
     # Only at a module's top level, as CPython compiles it: in a class body too.
     with pytest.raises(EngineError, match="import \\* only allowed at module level"):
         trace_source("class A:\n    from math import *\n" + END)
+
+
+CLASS_PER_OP_NODE = (
+    "class N:\n    def __init__(self, value, parents=()):\n        self.value = value\n"
+    "        self.adjoint = 0.0\n        self.parents = list(parents)\n"
+    "    def d(self):\n        for p in self.parents:\n            p.adjoint += self.adjoint\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("source", "words"),
+    [
+        # a rule of a class per op (`node.d()`) run by hand forever: the steps bound
+        (CLASS_PER_OP_NODE + "a = N(1.0)\nb = N(2.0, [a])\nb.adjoint = 1.0\n"
+         "while True:\n    b.d()\n", "BACKPROP_MAX_STEPS"),
+        # a node its own operand, its rule walking itself: the steps bound, no hang
+        (CLASS_PER_OP_NODE + "a = N(1.0)\na.parents.append(a)\na.adjoint = 1.0\n"
+         "for _ in range(10**9):\n    a.d()\n", "BACKPROP_MAX_STEPS"),
+        # a rule kept as the node's own `backward` closure that calls itself: the depth
+        ("class V:\n    def __init__(self, data, prev=()):\n        self.data = data\n"
+         "        self.grad = 0.0\n        self.prev = prev\n        self.backward = lambda: None\n"
+         "v = V(1.0)\nv.backward = lambda: v.backward()\nv.backward()\n", "RecursionError"),
+    ],
+)  # fmt: skip
+def test_rules_of_a_class_per_op_or_kept_as_backward_end_at_the_bounds(
+    source: str, words: str
+) -> None:
+    with pytest.raises(EngineError, match=words):
+        trace_source(source + END, limits=Limits(max_steps=100_000, time_limit=60.0))

@@ -5824,3 +5824,102 @@ def test_a_rule_kept_as_the_nodes_backward_and_called_by_hand_is_a_pass() -> Non
     assert trace_source(skipped)["engine_check"]["sort"]["verdict"] == "wrong"
     # A class whose `backward` is its method stays the pass (`v.backward()` above too).
     assert len(trace_source("v = Value(1.0)\nv.backward()\nv.backward()\n")["passes"]) == 2
+
+
+# dcascaval/ad's reverse mode (written here after it): a class per op, each node keeping
+# `value`, `adjoint` and `parents`, its rule its class's method `d()`; a free function
+# orders the nodes with a stack and runs `node.d()` on each; no `backward()` anywhere.
+CLASS_PER_OP = """\
+class Diff:
+    def __add__(self, b):
+        return Add(self, lift(b))
+
+    def __mul__(self, b):
+        return Mul(self, lift(b))
+
+class Leaf(Diff):
+    def __init__(self, value):
+        self.value = value
+        self.adjoint = 0.0
+        self.parents = []
+
+    def d(self):
+        pass
+
+def lift(v):
+    return v if isinstance(v, Diff) else Leaf(v)
+
+class Add(Diff):
+    def __init__(self, a, b):
+        self.value = a.value + b.value
+        self.adjoint = 0.0
+        self.parents = [a, b]
+
+    def d(self):
+        a, b = self.parents
+        a.adjoint += self.adjoint
+        b.adjoint += self.adjoint
+
+class Mul(Diff):
+    def __init__(self, a, b):
+        self.value = a.value * b.value
+        self.adjoint = 0.0
+        self.parents = [a, b]
+
+    def d(self):
+        a, b = self.parents
+        a.adjoint += self.adjoint * b.value
+        b.adjoint += a.value * self.adjoint
+
+def order(root):
+    out, done, stack = [], set(), [root]
+    while stack:
+        node = stack.pop()
+        if node in done:
+            continue
+        if all(p in done for p in node.parents):
+            done.add(node)
+            out.append(node)
+        else:
+            stack.append(node)
+            stack.extend(p for p in node.parents if p not in done)
+    return out[::-1]
+
+def reverse_gradient(result, *inputs):
+    nodes = order(result)
+    for node in nodes:
+        node.adjoint = 0.0
+    result.adjoint = 1.0
+    for node in nodes:
+        node.d()
+    return [v.adjoint for v in inputs]
+
+x, y = Leaf(5.0), Leaf(3.0)
+print(reverse_gradient(x * x * y + y * x + 2, x, y))
+print(reverse_gradient(x * y, x, y))
+"""
+
+
+def test_a_class_per_op_whose_rule_is_its_method_d_run_by_a_function_of_any_name() -> None:
+    # It was "the program has no result": nodes were found (`value`, `adjoint`, `parents`)
+    # but `node.d()`, the rule, was a plain call, and `reverse_gradient` no pass.
+    trace = trace_source(CLASS_PER_OP)
+    assert printed_lines(trace) == run_in_cpython(CLASS_PER_OP) == ["[33.0, 30.0]", "[3.0, 5.0]"]
+    assert [one["data"] for one in trace["passes"]] == [92.0, 15.0]
+    ops = {n["op"] for n in trace["nodes"] if n["kind"] == "op"}
+    assert ops == {"+", "*"}  # named by the methods that made them
+    check = trace["engine_check"]
+    assert {rule["op"]: rule["verdict"] for rule in check["rules"]} == {"*": "right", "+": "right"}
+    assert check["sort"]["verdict"] == "right"
+    # A rule that forgets the chain rule is named, as any rule of a program's own.
+    wrong = CLASS_PER_OP.replace("self.adjoint * b.value", "b.value")
+    rules = trace_source(wrong)["engine_check"]["rules"]
+    assert {rule["op"]: rule["verdict"] for rule in rules}["*"] == "wrong"
+    # Only a method writing another object's gradient: one writing its own is no rule
+    # (the program then has no pass, as before).
+    own = CLASS_PER_OP.replace("a.adjoint += self.adjoint\n", "self.adjoint += 0\n")
+    own = own.replace("b.adjoint += self.adjoint\n", "pass\n")
+    own = own.replace("a.adjoint += self.adjoint * b.value", "self.adjoint += 0")
+    own = own.replace("b.adjoint += a.value * self.adjoint", "pass")
+    with pytest.raises(EngineError, match="no result"):
+        trace_source(own)

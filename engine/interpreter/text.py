@@ -106,6 +106,14 @@ class Texts:
             text = self.call_dunder(value, "__str__")
             if text is not NO_METHOD:
                 return self._must_be_str(text, "__str__")
+            if type(value) is PInstance:
+                # CPython's `object.__str__` hands back what `__repr__` gave, unchecked, and
+                # `str()` checks it: `__str__ returned non-string (type NoneType)`.
+                self.state.charge(1)  # (as `to_repr` charges)
+                text = self.call_dunder(value, "__repr__")
+                if text is NO_METHOD:
+                    return f"<{value.cls.name} object>"
+                return self._must_be_str(text, "__str__")
         if type(value) is MappingProxyType:  # a class's `__dict__` prints as its dict
             return self.to_repr(value.copy())
         return self.to_repr(value)

@@ -1885,3 +1885,30 @@ print(y, n, V is Value, r is random, [p.grad for p in n.parameters()])
     )
     with pytest.raises(EngineError, match="import \\* only allowed at module level"):
         trace_source("def f():\n    from micrograd.nn import *\n" + TAIL)
+
+
+def test_str_of_an_object_whose_repr_gives_none_is_cpythons_str_error() -> None:
+    # A course's template (DL-Course-ASU's assignment 1): every method a `pass` to fill
+    # in, `__repr__` included. `str(v)`, `print(v)` and `f"{v}"` reach `__repr__` through
+    # `object.__str__`, and CPython's check is then `str()`'s: `__str__ returned
+    # non-string`; `repr(v)` is `__repr__`'s. Here each said `__repr__`.
+    assert_as_cpython(
+        """
+class Node:
+    def __init__(self, data):
+        self.data = data
+    def __repr__(self):
+        pass
+class Named(Node):
+    def __str__(self):
+        return 'named'
+v = Node(5.7)
+for call in [lambda: repr(v), lambda: str(v), lambda: f"{v}", lambda: f"{v!s}",
+             lambda: f"{v!r}", lambda: format(v, ''), lambda: '%s' % (v,),
+             lambda: str([v]), lambda: print(v), lambda: str(Named(1.0))]:
+    try:
+        print(call())
+    except TypeError as e:
+        print(type(e).__name__, e)
+"""
+    )

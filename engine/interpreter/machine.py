@@ -330,7 +330,9 @@ class Machine:
                 owner = rule_owner(closure)
                 if owner is not None:
                     self.state.charge(len(owner.attrs) // ITEMS_PER_STEP)
-                if owner is not None and not holds(owner, fn):
+                # (Not one handed a node, `_compute_grad_of_parents(node)` called in a loop
+                # over the order: that is the node's rule, as the writes say, `loop_write`.)
+                if owner is not None and not holds(owner, fn) and not _hands_node(args):
                     return rec.tape_rule(
                         owner, fn.span, lambda: self.call_function(fn, args, kwargs)
                     )
@@ -3026,6 +3028,11 @@ def rule_owner(frame: Frame | None) -> PInstance | None:
         ):
             return node
     return None
+
+
+def _hands_node(args: list[Any]) -> bool:
+    """Whether a call's arguments hold a graph node (among the first eight)."""
+    return any(type(a) is PInstance and a.mirror is not None for a in args[:8])
 
 
 def holds(node: PInstance, fn: Function) -> bool:

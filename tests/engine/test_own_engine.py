@@ -1817,3 +1817,85 @@ def test_a_walk_that_resets_each_inner_node_once_passed_on_is_no_lost_share() ->
     trace = trace_source(inner_only)
     assert printed_lines(trace) == run_in_cpython(inner_only)
     assert trace["engine_check"]["accumulation"] == {"verdict": "right", "first": None}
+
+
+# A notebook's engine from the code index (its repository unnamed there; written here
+# after it): each node keeps its local derivatives in a dict by parent, `grad_wrt`, and
+# backward() calls a function of its own, `_compute_grad_of_parents(node)`, on each node
+# of the order.
+GRAD_WRT = """\
+class Scalar:
+    def __init__(self, value, parents=[], parent_op=None):
+        self.value = value
+        self.parents = parents
+        self.parent_op = parent_op
+        self.grad = 0
+        self.grad_wrt = dict()
+
+    def __add__(self, other):
+        if not isinstance(other, Scalar): other = Scalar(other)
+        output = Scalar(self.value + other.value, [self, other], '+')
+        output.grad_wrt[self] = 1
+        output.grad_wrt[other] = 1
+        return output
+
+    def __sub__(self, other):
+        if not isinstance(other, Scalar): other = Scalar(other)
+        output = Scalar(self.value - other.value, [self, other], '-')
+        output.grad_wrt[self] = 1
+        output.grad_wrt[other] = -1
+        return output
+
+    def __mul__(self, other):
+        if not isinstance(other, Scalar): other = Scalar(other)
+        output = Scalar(self.value * other.value, [self, other], '*')
+        output.grad_wrt[self] = other.value
+        output.grad_wrt[other] = self.value
+        return output
+
+    def backward(self):
+        def _topological_order():
+            def _add_parents(node):
+                if node not in visited:
+                    visited.add(node)
+                    for parent in node.parents:
+                        _add_parents(parent)
+                    ordered.append(node)
+            ordered, visited = [], set()
+            _add_parents(self)
+            return ordered
+
+        def _compute_grad_of_parents(node):
+            for parent in node.parents:
+                parent.grad += node.grad * node.grad_wrt[parent]
+
+        self.grad = 1
+        for node in reversed(_topological_order()):
+            _compute_grad_of_parents(node)
+
+a, b = Scalar(2.0), Scalar(-3.0)
+c = (a * b + 3) - a
+c.backward()
+print(c.value, a.grad, b.grad)
+"""
+
+
+def test_a_function_handed_each_node_of_the_order_runs_that_nodes_rule() -> None:
+    # `_compute_grad_of_parents(node)`, made in backward()'s frame (which holds the
+    # output and the loop's node), was taken for the output's own rule while the loop's
+    # node was one of its operands: c's rule "ran" three times, writing its operand's
+    # operands, and the check called `-` and the sort wrong in a right engine.
+    trace = trace_source(GRAD_WRT)
+    assert printed_lines(trace) == run_in_cpython(GRAD_WRT) == ["-5.0 -4.0 2.0"]
+    names = {node["id"]: node["name"] for node in trace["nodes"]}
+    frames = backward_frames(trace)
+    ran = [names[f["node"]] for f in frames if f["contributions"]]
+    assert ran == ["c", "a*b+3", "a*b"]
+    check = trace["engine_check"]
+    verdicts = {r["op"]: r["verdict"] for r in check["rules"]}
+    assert verdicts == {"*": "right", "+": "right", "-": "right"}
+    assert check["sort"]["verdict"] == "right"
+    # A wrong local derivative is still named where it is.
+    wrong = GRAD_WRT.replace("output.grad_wrt[other] = -1", "output.grad_wrt[other] = 1")
+    rules = trace_source(wrong)["engine_check"]["rules"]
+    assert {r["op"]: r["verdict"] for r in rules}["-"] == "wrong"

@@ -1899,3 +1899,32 @@ def test_a_function_handed_each_node_of_the_order_runs_that_nodes_rule() -> None
     wrong = GRAD_WRT.replace("output.grad_wrt[other] = -1", "output.grad_wrt[other] = 1")
     rules = trace_source(wrong)["engine_check"]["rules"]
     assert {r["op"]: r["verdict"] for r in rules}["-"] == "wrong"
+
+
+def test_a_function_handed_each_node_that_keeps_the_shares_in_a_dict_accuses_nothing() -> None:
+    # The same family, as a book's code writes it: `_compute_grad_of_prevs(node)` adds the
+    # node's share from a dict (`node.grad += cg_grad[node]`) and puts its operands'
+    # shares back in that dict. No rule writes an operand's gradient: the rows are
+    # unchecked and the sort right, where `*` and the sort were called wrong.
+    source = GRAD_WRT.replace(
+        """        def _compute_grad_of_parents(node):
+            for parent in node.parents:
+                parent.grad += node.grad * node.grad_wrt[parent]
+
+        self.grad = 1
+""",
+        """        def _compute_grad_of_parents(node):
+            dnode = shares[node]
+            node.grad += dnode
+            for parent in node.parents:
+                shares[parent] = shares.get(parent, 0.0) + dnode * node.grad_wrt[parent]
+
+        shares = {self: 1}
+""",
+    )
+    assert "shares = {self: 1}" in source
+    trace = trace_source(source)
+    assert printed_lines(trace) == run_in_cpython(source) == ["-5.0 -4.0 2.0"]
+    check = trace["engine_check"]
+    assert {r["verdict"] for r in check["rules"]} == {"unchecked"}
+    assert check["sort"]["verdict"] == "right"

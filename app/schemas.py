@@ -313,6 +313,18 @@ class RuleFirst(Strict):
     child: str = Field(description="The child it wrote.")
     learner: float = Field(description="The factor the learner's rule used.")
     correct: float = Field(description="The right local derivative.")
+    merged: str | None = Field(
+        default=None,
+        description="The node `child` was merged with by the node's set of operands (a class "
+        "that hashes by value): `child` is no operand in the graph and its rule never runs "
+        "after (`learner` 0). Absent otherwise.",
+    )
+    kept_on: str | None = Field(
+        default=None,
+        description="The operand the op's method set the node's rule on "
+        "(`self.backward_fn = fn`): the node keeps no rule of its own (`learner` 0). "
+        "Absent otherwise.",
+    )
 
 
 class RuleVerdict(Strict):

@@ -160,6 +160,16 @@ def import_failure(module: str, here: Callable[[str], bool]) -> tuple[str, str]:
     return "ModuleNotFoundError", words
 
 
+def cannot_import(name: str, module: str) -> str:
+    """CPython's words for `from module import name` of a name the module lacks, up to the
+    module's path (a file of CPython's machine): here the bracket says what is missing.
+
+    Example: `cannot_import("foo", "math") == "cannot import name 'foo' from 'math' (math
+    here has no 'foo')"`.
+    """
+    return f"cannot import name '{name}' from '{module}' ({module} here has no '{name}')"
+
+
 def refuse_host_calls(tree: ast.Module, error: Callable[[ast.AST, str], EngineError]) -> None:
     """Refuse, before the program runs, `os.listdir(...)`, `os.path.exists(...)` and the
     like of a program that imports `os`: a name an `import os` (or `import os.path`,
@@ -1821,6 +1831,9 @@ class Compiler(ExpressionCompiler):
             return self.import_star(node, module, scope, attach)
         bindings: list[tuple[Callable[[Frame, Any], None], Any]] = []
         for alias in node.names:
+            if module == "micrograd.engine" and self.absent_when_run(module, alias.name, scope):
+                # micrograd is installed, its engine without that name: CPython's ImportError
+                return self.failed_import(node, cannot_import(alias.name, module))
             if self.absent_when_run(module, alias.name, scope):
                 # `try: from graphviz import Digraph`, or an import in a function body
                 # (`from .util import render_graph`): it fails when it runs, as in CPython
@@ -1831,6 +1844,8 @@ class Compiler(ExpressionCompiler):
             except EngineError as error:
                 if not self.in_try:
                     raise
+                if self.lacks(module, alias.name):
+                    return self.failed_import(node, cannot_import(alias.name, module))
                 return self.failed_import(node, error.message)
             bindings.append((self.store_name(alias.asname or alias.name, scope, False), value))
 
@@ -1905,7 +1920,7 @@ class Compiler(ExpressionCompiler):
                 raise self.error(node, refused)
             if module == "collections" and name == "abc":  # a submodule, as CPython's
                 return self.modules["collections.abc"]
-            if name.startswith("_") or name not in members:
+            if self.lacks(module, name):
                 raise self.error(node, f"{module} has no '{name}' here")
             return members[name]
         if name == "Value":
@@ -1913,6 +1928,11 @@ class Compiler(ExpressionCompiler):
         if name in PASTE_NAMES:
             return Inert(name)
         raise self.error(node, self.refusal(f"from {module} import {name}", module))
+
+    def lacks(self, module: str, name: str) -> bool:
+        """Whether a module here (`self.modules`) has no `name` to import (a private one
+        is not given)."""
+        return name.startswith("_") or name not in self.modules[module].members
 
     def import_nn(self, node: ast.ImportFrom, scope: scopes.Scope) -> Stmt:
         """`from micrograd.nn import MLP`: micrograd's classes, run by the interpreter, and
@@ -1925,6 +1945,8 @@ class Compiler(ExpressionCompiler):
             aliases.append(ast.alias("random"))
         for alias in aliases:
             if alias.name not in NN_NAMES and alias.name not in ("Value", "random"):
+                if self.in_try:  # CPython's ImportError, which the program may catch
+                    return self.failed_import(node, cannot_import(alias.name, "micrograd.nn"))
                 raise self.error(node, f"micrograd.nn has no '{alias.name}' here")
             stores.append((self.store_name(alias.asname or alias.name, scope, False), alias.name))
         load = self.library_module("micrograd.nn")
@@ -1971,10 +1993,9 @@ class Compiler(ExpressionCompiler):
             aliases = [ast.alias(one) for one in starred if not one.startswith("_")]
         for alias in aliases:
             if alias.name not in LAZY_MODULES[name]:
-                error = self.error(node, f"{name} has no '{alias.name}' here")
                 if not self.in_try:
-                    raise error
-                return self.failed_import(node, error.message)
+                    raise self.error(node, f"{name} has no '{alias.name}' here")
+                return self.failed_import(node, cannot_import(alias.name, name))
             stores.append((self.store_name(alias.asname or alias.name, scope, False), alias.name))
         module = self.lazy_loader(name)
 
@@ -2062,10 +2083,10 @@ class Compiler(ExpressionCompiler):
             else:  # `Value` and the rest as anywhere
                 try:
                     value = self.imported_value(node, "micrograd", alias.name)
-                except EngineError as error:
+                except EngineError:
                     if not self.in_try:
                         raise
-                    return self.failed_import(node, error.message)
+                    return self.failed_import(node, cannot_import(alias.name, "micrograd"))
             stores.append((self.store_name(alias.asname or alias.name, scope, False), value))
 
         def run(f: Frame) -> None:

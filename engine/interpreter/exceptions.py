@@ -125,6 +125,8 @@ ERRNO_CLASSES = {
 # An ImportError's own fields (CPython's `name` and `path` keywords, `msg` its one argument)
 IMPORT_ERROR_FIELDS = ("msg", "name", "path")
 NO_MODULE = re.compile(r"No module named '([^']*)'(?:; '[^']*' is not a package)?")
+# `cannot import name 'foo' from 'math' (…)`: its `name` is the module's, as CPython's
+CANNOT_IMPORT = re.compile(r"cannot import name '[^']*' from '([^']*)' \(.*", re.DOTALL)
 # `errno`, `strerror`, `filename`, `filename2` of an OSError: None but where CPython sets
 # them, from 2 to 5 arguments (`OSError(2, 'No such file', 'x')`).
 OS_ERROR_FIELDS = ("errno", "strerror", "filename", None, "filename2")
@@ -412,7 +414,9 @@ def instance_of_error(error: ProgramError, classes: dict[str, PClass]) -> PInsta
     elif error.kind in ("ImportError", "ModuleNotFoundError"):
         # the interpreter's own: `No module named 'numpy'` names the module
         message = fields["args"][0] if len(fields["args"]) == 1 else None
-        named = NO_MODULE.fullmatch(message) if type(message) is str else None
+        named = None
+        if type(message) is str:
+            named = NO_MODULE.fullmatch(message) or CANNOT_IMPORT.fullmatch(message)
         fields.update(msg=message, name=named.group(1) if named else None, path=None)
     return instance
 

@@ -314,6 +314,22 @@ class Machine:
             raise ProgramError(message, kind="TypeError")
         raise ProgramError(f"{a_type(func)} cannot be called")
 
+    def rule_on_operand(self, obj: PInstance, rule: Function) -> None:
+        """`self.backward_fn = fn` in `__mul__`: a node's rule set, while an op's method
+        runs, on one of that method's operands, where the rule is a closure of another
+        node's (`rule_owner`: the node its frame made of the others, `out`): the op's
+        rule is kept on the operand, and the node it is of keeps none of its own
+        (`Recorder.rule_kept_on`). The usual `out._backward = _backward` sets it on no
+        operand: one look at the method's arguments."""
+        making = self.state.making
+        if making is None or not any(arg is obj for arg in making[1]):
+            return
+        closure = rule.closure
+        self.state.charge(1 + len(closure.vars) // ITEMS_PER_STEP if closure else 1)
+        owner = rule_owner(closure)
+        if owner is not None and owner is not obj:
+            self.recorder.rule_kept_on(owner, obj)
+
     def call_function(
         self, fn: Function, args: list[Any], kwargs: dict[str, Any] | None = None
     ) -> Any:
@@ -1500,6 +1516,8 @@ class Machine:
                     attrs[name] = value
                     self.recorder.renamed(obj)  # `out._op = '+'` after `__init__`
                     return
+                elif name == shape.rule and type(value) is Function:
+                    self.rule_on_operand(obj, value)
             attrs[name] = value
             return
         if kind is Value:

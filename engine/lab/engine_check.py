@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Collection, Hashable, Iterable, Sequence
+from functools import partial
 from itertools import compress
 from operator import itemgetter
 from typing import Any, TypeVar
@@ -40,6 +41,7 @@ from backprop_animator.engine.lab.right_engine import (
     Locals,
     agrees,
     numeric_rounding,
+    right_locals,
     row_op,
     sum_rounding,
     worded_power,
@@ -125,6 +127,8 @@ def check_run(
     stale_frames: dict[int, int] | None = None,
     walk_faults: dict[int, Value] | None = None,
     right_orders: Collection[int] = (),
+    merged: dict[Value, tuple[Value, ...]] | None = None,
+    kept_on: dict[Value, tuple[Value, int]] | None = None,
 ) -> dict[str, Any]:
     """Where a program's own Value class parts from a right engine, read off the
     recorder's own tables as its trace is written: `nodes` every node of the trace in the
@@ -144,7 +148,12 @@ def check_run(
     the right engine's, each with the node it names (`Recorder.judge_own_writes`).
     `right_orders`: passes whose order of rules the recorder found right already
     (`order_fault` of the very order and graph this would look at, `Recorder.user_pass`),
-    not looked at again."""
+    not looked at again. `merged`: the nodes whose set of operands merged two the op was
+    given (a class that hashes by value), each with the operands as the op took them
+    (`recorder.merged_operands`): the op's row is wrong where that lost a rule (`_merge_lost`).
+    `kept_on`: the nodes whose rule was set on one of their operands (`self.backward_fn =
+    fn` in `__mul__`), each with that operand and the line: the op's row is wrong there
+    (`_kept_elsewhere`), and the sort orders no rule of such a node."""
     # (picked out without a bytecode a frame: most frames are rules' or builds')
     backwards = list(compress(enumerate(frames), map("backward".__eq__, map(_PHASE, frames))))
     stale_at: dict[int, int] = {}  # by frame index (a joined run keeps its first frame's)
@@ -155,7 +164,19 @@ def check_run(
                 stale_at[index] = made
     if resumes:
         backwards = _runs(backwards, resumes)
-    rules, row_of = _rules(nodes, frames, right, backwards, ids, rule_line)
+    unsure = _numbers_apart(nodes, rule_line)
+    if unsure:
+        right = [
+            {node: None if node in unsure else found for node, found in by.items()} for by in right
+        ]
+    rules, row_of = _rules(nodes, frames, right, backwards, ids, rule_line, merged or {})
+    if merged:
+        _merges_lost(merged, row_of, backwards, ids, rule_line)
+    if kept_on:
+        _kept_elsewhere(kept_on, row_of, backwards, ids)
+    is_op: Callable[[Value], bool] = row_of.__contains__
+    if kept_on:
+        is_op = partial(_has_own_rule, row_of, kept_on)
     walked: dict[int, tuple[int, Value]] = {}  # by pass: (sort frame index, node)
     if walk_faults:
         for index, frame in enumerate(frames):
@@ -166,7 +187,7 @@ def check_run(
         "rules": rules,
         "sort": _sort(
             outputs,
-            row_of.__contains__,
+            is_op,
             backwards,
             ids,
             right,
@@ -177,6 +198,79 @@ def check_run(
         ),
         "accumulation": _earliest(_accumulation(backwards, right, ids), _overwritten(frames, ids)),
     }
+
+
+def _numbers_apart(nodes: list[Value], rule_line: Callable[[Value], int | None]) -> set[Value]:
+    """The products of one operand and a number kept nowhere (`Value(self.data * k,
+    (self,), '*')`) whose rule, on the same line, was made with numbers that do not agree
+    (out / operand): k is no constant of that method (a square written as `*` of one
+    operand gives its operand), so none of its uses is judged by it. A method used with
+    one number, or used once, is judged by it.
+
+    Example: `a.scale(3.0)` and `b.scale(3.0)` agree; `a.double()` of a `*` whose data
+    is a.data ** 2, used at a = 2 and a = 5, gives 2 and 5: both unchecked."""
+    by_line: dict[int | None, list[Value]] = {}
+    for node in nodes:
+        if node._op == "*" and len(node._prev) == 1:
+            by_line.setdefault(rule_line(node), []).append(node)
+    apart: set[Value] = set()
+    for uses in by_line.values():
+        numbers = [
+            float(node.data) / float(node._prev[0].data)
+            for node in uses
+            if float(node._prev[0].data) != 0
+        ]
+        if numbers and not all(agrees(k, numbers[0]) for k in numbers):
+            apart.update(uses)
+    return apart
+
+
+def _has_own_rule(
+    row_of: dict[Value, Any], kept_on: dict[Value, tuple[Value, int]], node: Value
+) -> bool:
+    return node in row_of and node not in kept_on
+
+
+def _kept_elsewhere(
+    kept_on: dict[Value, tuple[Value, int]],
+    row_of: dict[Value, dict[str, Any]],
+    backwards: Backwards,
+    ids: dict[Value, str],
+) -> None:
+    """The op rows of nodes whose rule their op's method set on an operand (`kept_on`:
+    `self.backward_fn = fn`, for `out`'s): the node's own rule does nothing, whatever
+    the operand's then does with it (it keeps the rule of the last op it went into). Named
+    at the first run of that operand's rule, else at the pass's last rule: `learner` 0,
+    what the node's own rule gives its first operand, `correct` the right local
+    derivative, `kept_on` the operand, and the row's `line` the line that set it, unless
+    the row names an earlier frame already."""
+    runs: dict[Value, int] = {}
+    for index, frame in backwards:
+        runs.setdefault(frame["node"], index)
+    if not backwards:
+        return
+    for node in sorted(kept_on, key=_made):
+        row = row_of.get(node)
+        holder, line = kept_on[node]
+        if row is None or node not in ids or holder not in ids:
+            continue
+        found = right_locals(node, node._prev)
+        if found is None or not found[0]:
+            continue
+        child, correct = found[0][0]
+        at = runs.get(holder, backwards[-1][0])
+        if row["first"] is not None and row["first"]["frame"] <= at:
+            continue
+        row["first"] = {
+            "frame": at,
+            "node": ids[node],
+            "child": ids[child],
+            "learner": 0.0,
+            "correct": correct,
+            "kept_on": ids[holder],
+        }
+        row["line"] = line
+        row["verdict"] = "wrong"
 
 
 def _earliest(row: dict[str, Any], overwrite: dict[str, Any] | None) -> dict[str, Any]:
@@ -350,10 +444,13 @@ def _rules(
     backwards: Backwards,
     ids: dict[Value, str],
     rule_line: Callable[[Value], int | None],
+    merged: dict[Value, tuple[Value, ...]],
 ) -> tuple[list[dict[str, Any]], dict[Value, dict[str, Any]]]:
     """The rows of the rules, and each op node's row (the op nodes, for `_sort`). A row's
     `line` is its first node's rule's, a wrong row's that of the rule its first frame
-    ran (an op two methods make has a rule on each one's line)."""
+    ran (an op two methods make has a rule on each one's line). The writes of a node's
+    rule to an operand its set merged away (`merged`) are no factor of an operand it has
+    (what the merge lost is `_merges_lost`'s)."""
     rows: dict[str, dict[str, Any]] = {}
     checked: dict[str, bool] = {}
     row_of: dict[Value, dict[str, Any]] = {}  # each op node's row
@@ -431,12 +528,7 @@ def _rules(
         checked[row["op"]] = True
         children: Any = right_sum  # and any child the learner wrote that the right one does not
         if not mine.keys() <= right_sum.keys():
-            # (not an operand with no real derivative here: `x ** y`'s y at a negative x)
-            operands = _operands(node)
-            children = [
-                *right_sum,
-                *(c for c in mine if c not in right_sum and all(c is not o for o in operands)),
-            ]
+            children = _judged_children(mine, right_sum, node, merged.get(node, ()))
         for child in children:
             learner, want = mine.get(child, 0.0), right_sum.get(child, 0.0)
             if (
@@ -463,6 +555,86 @@ def _rules(
         elif checked[op]:
             row["verdict"] = "right"
     return list(rows.values()), row_of
+
+
+def _judged_children(
+    mine: dict[Value, float], right_sum: dict[Value, float], node: Value, dropped: Sequence[Value]
+) -> list[Value]:
+    """The children whose factors are judged where the learner's rule wrote one the right
+    one does not: every right one, and that child, but not an operand with no real
+    derivative here (`x ** y`'s y at a negative x) nor one a set merged away (`dropped`),
+    whose share the op's own rule writes."""
+    operands = _operands(node)
+    return [
+        *right_sum,
+        *(
+            c
+            for c in mine
+            if c not in right_sum
+            and all(c is not o for o in operands)
+            and all(c is not o for o in dropped)
+        ),
+    ]
+
+
+def _merges_lost(
+    merged: dict[Value, tuple[Value, ...]],
+    row_of: dict[Value, dict[str, Any]],
+    backwards: Backwards,
+    ids: dict[Value, str],
+    rule_line: Callable[[Value], int | None],
+) -> None:
+    """The op rows of nodes whose set of operands merged one away and lost by it
+    (`_merge_lost`), at the first run that shows it, unless a row names an earlier frame."""
+    last_run = {(f["pass"], f["node"]): index for index, f in backwards}
+    for index, frame in backwards:
+        node = frame["node"]
+        given = merged.get(node)
+        row = row_of.get(node)
+        if given is None or row is None:
+            continue
+        first = row["first"]
+        if first is not None and first["frame"] <= index:
+            continue
+        lost = _merge_lost(node, given, frame["pass"], index, last_run, ids)
+        if lost is not None:
+            row["first"] = lost
+            row["line"] = rule_line(node)
+            row["verdict"] = "wrong"
+
+
+def _merge_lost(
+    node: Value,
+    given: tuple[Value, ...],
+    pass_index: int,
+    index: int,
+    last_run: dict[tuple[int, Value], int],
+    ids: dict[Value, str],
+) -> dict[str, Any] | None:
+    """Where a node's set of operands merged one the op was given (`given`, in the op's
+    order) with an equal one it holds, and that lost something: the operand merged away
+    has operands of its own and its rule does not run after this node's (frame `index`)
+    in the pass, so nothing of the node's gradient reaches what it was made of. The
+    row's `first` then names that operand (`child`) and the one it was merged with
+    (`merged`): `learner` 0, the share the learner's graph passes through it, `correct`
+    its right local derivative in the op as written. None where nothing was lost (a
+    leaf merged away: the rule writes its gradient all the same)."""
+    held = node._prev
+    for child in given:
+        if any(child is o for o in held) or not child._prev or child not in ids:
+            continue
+        if last_run.get((pass_index, child), -1) > index:
+            continue  # its rule ran after this one's: what it was given went on
+        found = right_locals(node, given)
+        if found is None:
+            return None
+        correct = math.fsum(local for c, local in found[0] if c is child)
+        kept = next((o for o in held if o.data == child.data), held[0] if held else None)
+        if kept is None or kept not in ids:
+            return None
+        first = {"frame": index, "node": ids[node], "child": ids[child], "learner": 0.0}
+        return {**first, "correct": correct, "merged": ids[kept]}
+    return None
 
 
 def _write_frame(contributions: list[dict[str, Any]], child: Value, index: int) -> int:

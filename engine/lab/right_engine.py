@@ -418,8 +418,8 @@ def row_op(op: str, data: float, operands: Sequence[Value]) -> str:
 
 
 def _registry_locals(op: str, out: float, operands: Sequence[Value]) -> Locals | None:
-    if (op == "+" or op == "*") and len(operands) < 2:
-        return None  # a sum or product of one: an operand went missing (a set merged two)
+    if (op == "+" or op == "*") and len(operands) == 1:
+        return _by_a_number(op, out, operands[0])
     if op == "+":
         return [(child, 1.0) for child in operands]
     data = [float(child.data) for child in operands]
@@ -435,6 +435,32 @@ def _registry_locals(op: str, out: float, operands: Sequence[Value]) -> Locals |
     k = float(op[2:]) if key == "**" else 0.0
     formula = _formula(entry.local.value)
     return [(operands[0], formula(float(out), data[0], data[0], k))]
+
+
+def _by_a_number(op: str, out: float, operand: Value) -> Locals | None:
+    """The right local derivative of a sum or product of one operand: the op of a plain
+    number the node keeps nowhere (`Value(self.data * k, (self,), '*')` in a `scale(k)`),
+    or of an operand a set merged with an equal one (`_prev = set(_children)` of a class
+    that hashes by value). A sum's is 1; a product's is the number, out / operand, where
+    the operand is not 0 (else unknown: no number times 0 tells what it was). Unknown
+    too where the node is its operand added to or times itself (`out._prev.add(self)`
+    twice makes `x + x` and `x * x` a set of one): its derivative is then 2 or 2x, not 1
+    or x, and nothing tells the two apart.
+
+    Example: `_by_a_number("*", 6.0, x)` with `x.data == 2.0` is `[(x, 3.0)]`; with
+    `x.data == 6.0 ** 0.5` it is None.
+    """
+    try:
+        x, data = float(operand.data), float(out)
+    except (ArithmeticError, ValueError, TypeError):
+        return None
+    itself = x + x if op == "+" else x * x
+    if abs(itself - data) <= 1e-9 * max(1.0, abs(itself), abs(data)):
+        return None
+    if op == "+":
+        return [(operand, 1.0)]
+    factor = data / x if x else math.nan
+    return [(operand, factor)] if math.isfinite(factor) else None
 
 
 # How many operands a numeric rule's op may have before its differences read the clock.

@@ -200,6 +200,11 @@ class RuleFirst(TypedDict):
     child: str
     learner: float
     correct: float
+    # The node `child` was merged with by a set of operands (a class that hashes by value):
+    # `child` is no operand of `node` in the graph, and its rule never runs after.
+    merged: NotRequired[str]
+    # The operand that keeps `node`'s rule (`self.backward_fn = fn`): `node` keeps none.
+    kept_on: NotRequired[str]
 
 
 class RuleVerdict(TypedDict):

@@ -29,6 +29,7 @@ import math
 from bisect import bisect_right
 from collections import deque
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from functools import partial
 from itertools import chain, compress, filterfalse, islice, repeat
 from operator import attrgetter, is_not, itemgetter
 from typing import Any
@@ -137,6 +138,12 @@ class Recorder:
     # A run where the objects that made the nodes keep their operands beside them (the
     # "Hacker's guide" gates: `hold_units`); off in every other run.
     holder_pass = False
+    # For `engine_check`, made when the first is found (most programs have none): nodes
+    # whose set of operands merged two the op was given (`merged_operands`), each with
+    # the operands as the op took them, and nodes whose rule was set on one of their
+    # operands (`rule_kept_on`), each with that operand and the line that set it.
+    merged: dict[Value, tuple[Value, ...]] | None = None
+    kept_on: dict[Value, tuple[Value, int]] | None = None
 
     def __init__(self, state: State, limits: Limits) -> None:
         self.state = state
@@ -394,6 +401,7 @@ class Recorder:
             elif type(op) is PInstance and op.cls.shape is None:
                 name = clean_text(cut_label(op.cls.name))  # an op object (`Sigmoid()`)
         state = self.state
+        merged: tuple[Value, ...] = ()
         if mirrors:
             if op is None and shape.op not in attrs:
                 name = self.op_made(instance)
@@ -402,6 +410,10 @@ class Recorder:
             ordered = self.ordered_operands(mirrors, args, kwargs)
             if ordered is not None:
                 mirrors = ordered
+            elif type(children) is PSet:
+                given = merged_operands(mirrors, args, kwargs)
+                if given is not None:
+                    merged = given
         elif (type(children) is PSet and not children.items) or (
             type(children) is list and not children
         ):
@@ -412,6 +424,10 @@ class Recorder:
                     self.unfilled_op[id(instance)] = made  # (held by `unfilled`)
         mirror = Value(0.0, tuple(mirrors), name, "")
         instance.mirror = mirror
+        if merged:
+            if self.merged is None:
+                self.merged = {}
+            self.merged[mirror] = merged
         if shape.held:
             holder = attrs.get(shape.operands)
             if type(holder) is PInstance:
@@ -590,6 +606,16 @@ class Recorder:
         if type(op) is str:
             name = _OP_NAMES.get(op)
             mirror._op = clean_text(cut_label(op)) if name is None else name
+
+    def rule_kept_on(self, node: PInstance, holder: PInstance) -> None:
+        """The rule of `node` (a closure its op's method made) was set on `holder`, one of
+        that method's operands (`self.backward_fn = fn`, `Machine.rule_on_operand`):
+        `node` keeps no rule of its own, and the check's op row, not its sort, says so."""
+        mirror, held_by = node.mirror, holder.mirror
+        if mirror is not None and held_by is not None:
+            if self.kept_on is None:
+                self.kept_on = {}
+            self.kept_on[mirror] = (held_by, self.state.position[0])
 
     def relink(self, instance: PInstance, refill: bool = True) -> None:
         """A node's operands were set after it was made: its mirror's edges follow. Of
@@ -1350,7 +1376,9 @@ class Recorder:
             # node's operands are then older nodes, so the graph has no cycle, which
             # `own_order_fault` alone would find.
             usual = not self.relinks and self.rule_order == reachable[::-1]
-            fault = None if usual else own_order_fault(self.rule_order, reachable, output)
+            fault = (
+                None if usual else own_order_fault(self.rule_order, reachable, output, self.kept_on)
+            )
             if self.sort_steps and fault is None:
                 self.own_sort_steps(output, reachable if usual else topo, sort)
             if fault is None:
@@ -1392,7 +1420,7 @@ class Recorder:
         frame (`walk_faults`), as a backward() whose own writes part from the chain rule."""
         if not any(node._prev for node in reachable):
             return  # a graph of leaves alone: no rule to run
-        fault = own_order_fault([], reachable, output)
+        fault = own_order_fault([], reachable, output, self.kept_on)
         if fault is None:
             return
         text = narrate.own_sort_text(output, len(reachable), self.names, fault, seed, grad)
@@ -2214,6 +2242,8 @@ class Recorder:
                 self.walk_faults,
                 # (a graph whose operands were set again since its pass may reach others)
                 {i for i, relinks in self.right_orders.items() if relinks == self.relinks},
+                self.merged,
+                self.kept_on,
             )
             said = self.gradient_said()
             if said != "grad":
@@ -2953,6 +2983,35 @@ def kept_names(
     return names
 
 
+def merged_operands(
+    mirrors: list[Value], args: list[Any] | None, kwargs: dict[str, Any] | None
+) -> tuple[Value, ...] | None:
+    """The constructor's tuple or list of operands (`Value(x, (self, other))`) where the
+    node's set of them (`_prev = set(_children)`) holds fewer: the set merged an operand
+    with another it holds, equal by the class's `__eq__` and `__hash__` (a class that
+    hashes by value), as CPython's set does. None where no such tuple is given.
+
+    Example: `x + y` of two nodes of equal data, `_prev == {x}`: `(x, y)`.
+    """
+    given: Iterable[Any] = args or ()
+    if kwargs:
+        given = [*given, *kwargs.values()]
+    held = set(mirrors)
+    for arg in given:
+        kind = type(arg)
+        if (kind is not tuple and kind is not list) or len(arg) > 8:
+            continue
+        ordered = []
+        for item in arg:
+            if type(item) is not PInstance or item.mirror is None:
+                break
+            ordered.append(item.mirror)
+        else:
+            if held < set(ordered):
+                return tuple(ordered)
+    return None
+
+
 def graph_without_gradients(globals_: dict[str, Any]) -> PInstance | None:
     """An object the program's globals name that has a number and operands that are
     objects of its class (sidsite's `Variable(value, local_gradients)`) but is no graph
@@ -3290,16 +3349,27 @@ def not_finite(what: str, data: float) -> ProgramError:
 
 
 def own_order_fault(
-    order: list[Value], reachable: list[Value], output: Value
+    order: list[Value],
+    reachable: list[Value],
+    output: Value,
+    kept_on: dict[Value, tuple[Value, int]] | None = None,
 ) -> tuple[Value, Value | None, int] | None:
     """Where the order a learner's backward() ran its rules in (`order`, one entry per
     run) is not a right one, by the rule of the check's sort row (`engine_check.
     order_fault`): (node, the first made of its consumers still waiting, 1), (node,
     None, its runs) for a rule that ran again, (node, None, 0) for one that never ran;
-    None where it is right."""
+    None where it is right. A node whose rule is kept on an operand (`kept_on`) has no
+    rule of its own to order: its op's row names it."""
     # `is_op` is read as a truth value: a node's operands are one (no call of ours per node).
-    fault = order_fault(order, reachable, _PREV, _PREV, output, _SEQ)
+    is_op: Callable[[Value], Any] = _PREV
+    if kept_on:
+        is_op = partial(_own_rule, kept_on)
+    fault = order_fault(order, reachable, _PREV, is_op, output, _SEQ)
     return None if fault is None else fault[1:]
+
+
+def _own_rule(kept_on: dict[Value, tuple[Value, int]], node: Value) -> bool:
+    return bool(node._prev) and node not in kept_on
 
 
 def depth_first(order: list[Value], reachable: list[Value], output: Value) -> bool:

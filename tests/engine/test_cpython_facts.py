@@ -1912,3 +1912,37 @@ for call in [lambda: repr(v), lambda: str(v), lambda: f"{v}", lambda: f"{v!s}",
         print(type(e).__name__, e)
 """
     )
+
+
+def test_a_name_a_module_lacks_is_cpythons_import_error_up_to_its_path() -> None:
+    # In a `try`, `from micrograd.engine import foo` was ModuleNotFoundError's words (micrograd
+    # is installed: its engine lacks the name) and `from math import foo` said "math has no
+    # 'foo' here"; CPython's ImportError ends with the module's path, a file of its machine.
+    assert_as_cpython(
+        """
+def attempt(which):
+    try:
+        if which == 0:
+            from micrograd.engine import foo
+        elif which == 1:
+            from math import foo
+        elif which == 2:
+            from random import seed, foo
+        elif which == 3:
+            from micrograd.nn import MLP, foo
+        elif which == 4:
+            from micrograd import foo
+        elif which == 5:
+            from unittest import foo
+        else:
+            from micrograd.engine import draw_dot
+    except ImportError as e:
+        print(type(e).__name__, e.name, str(e).split(" (")[0], isinstance(e, ImportError))
+for which in range(7):
+    attempt(which)
+try:
+    from collections import foo
+except ImportError as e:
+    print(type(e).__name__, e.name, str(e).startswith("cannot import name 'foo' from 'coll"))
+"""
+    )

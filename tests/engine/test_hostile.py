@@ -3505,3 +3505,63 @@ def test_rules_of_a_class_per_op_or_kept_as_backward_end_at_the_bounds(
 ) -> None:
     with pytest.raises(EngineError, match=words):
         trace_source(source + END, limits=Limits(max_steps=100_000, time_limit=60.0))
+
+
+RULE_ON_OPERAND = """
+class V:
+    def __init__(self, data, _children=(), _op=''):
+        self.data = data
+        self.grad = 0.0
+        self._backward = lambda: None
+        self._prev = set(_children)
+        self._op = _op
+    def __mul__(self, other):
+        out = V(self.data * other.data, (self, other), '*')
+        {pad}
+        def _backward():
+            self.grad += other.data * out.grad
+            other.grad += self.data * out.grad
+        for _ in range({times}):
+            self._backward = _backward
+        return out
+    def __eq__(self, other):
+        return isinstance(other, V) and self.data == other.data
+    def __hash__(self):
+        return hash(self.data)
+a = V(2.0)
+b = V(2.0)
+c = a * b
+c._backward()
+print(a.grad, b.grad)
+"""
+
+
+def test_a_rule_set_on_an_operand_again_and_again_is_charged_its_look_each_time() -> None:
+    # `self._backward = fn` in an op's method looks at the closure's frame (its names,
+    # charged by their number): a loop of it, in a frame of 300 names, stops at the
+    # step bound, and once it is as CPython's.
+    pad = "; ".join(f"v{i} = {i}" for i in range(300))
+    source = RULE_ON_OPERAND.replace("{pad}", pad)
+    with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
+        trace_source(source.replace("{times}", "10**9"), limits=SMALL)
+    once = source.replace("{times}", "1")
+    assert printed_lines(trace_source(once)) == run_in_cpython(once)
+
+
+def test_a_set_of_operands_merging_many_equal_nodes_is_looked_at_only_for_a_few() -> None:
+    # A class that hashes by value, a node made of 5,000 equal operands: the set keeps
+    # one, and the constructor's tuple is no op's (past 8): no merge is looked for.
+    source = (
+        "class V:\n    def __init__(self, data, _children=(), _op=''):\n"
+        "        self.data = data\n        self.grad = 0.0\n"
+        "        self._backward = lambda: None\n        self._prev = set(_children)\n"
+        "        self._op = _op\n"
+        "    def __eq__(self, other):\n        return self.data == other.data\n"
+        "    def __hash__(self):\n        return hash(self.data)\n"
+        "    def backward(self):\n        self.grad = 1.0\n"
+        "        for x in self._prev:\n            x.grad += self.grad\n"
+        "xs = [V(1.0) for _ in range(5_000)]\ns = V(5_000.0, tuple(xs), '+')\n"
+        "s.backward()\nprint(len(s._prev), xs[0].grad)\n"
+    )
+    trace = trace_source(source, limits=Limits(max_nodes=200_000))
+    assert printed_lines(trace) == ["1 1.0"]

@@ -699,11 +699,162 @@ def test_a_class_that_hashes_by_value_merges_nodes_as_cpython_does() -> None:
     assert nodes["b"]["grad"] == 2.0
     c_frame = next(f for f in backward_frames(trace) if f["node"] == c["id"])
     assert "b is not among c's operands" in c_frame["text"]
-    # A sum or product of one operand has no right rule: unchecked, not "wrong".
+    # Leaves merged away lose nothing (the rule writes b's gradient all the same): no blame;
+    # a*b and c + 4 are a*a and c + c by their numbers, which no right rule tells from a
+    # number kept nowhere: unchecked, not "wrong".
     assert {r["op"]: r["verdict"] for r in trace["engine_check"]["rules"]} == {
         "*": "unchecked",
         "+": "unchecked",
     }
+
+
+HASHING_ENGINE = ENGINE.replace("{mul}", RIGHT_MUL).replace(
+    "    def __add__(self, other):",
+    "    def __eq__(self, other):\n"
+    "        return isinstance(other, Value) and self.data == other.data\n\n"
+    "    def __hash__(self):\n        return hash(self.data)\n\n"
+    "    def __add__(self, other):",
+)
+
+
+def test_a_set_that_merged_away_a_product_blames_the_op_whose_operands_it_lost() -> None:
+    # x = a*b and y = c*d of equal data: `set((x, y))` keeps x, so y's rule never runs
+    # and c, d get nothing (CPython: 0 and 0). Every row said right, `+` unchecked.
+    source = HASHING_ENGINE + (
+        "a = Value(2.0); b = Value(3.0); c = Value(2.0); d = Value(3.0)\n"
+        "x = a * b\ny = c * d\nz = x + y\nz.backward()\n"
+        "print(a.grad, b.grad, c.grad, d.grad)\n"
+    )
+    trace = trace_source(source)
+    assert_same_output(printed_lines(trace), run_in_cpython(source))
+    nodes = by_label(trace)
+    rows = {row["op"]: row for row in trace["engine_check"]["rules"]}
+    assert rows["*"]["verdict"] == "right"
+    assert rows["+"]["verdict"] == "wrong" and rows["+"]["line"] == 18
+    first = rows["+"]["first"]
+    assert first == {
+        "frame": first["frame"],
+        "node": nodes["z"]["id"],
+        "child": nodes["y"]["id"],
+        "learner": 0.0,
+        "correct": 1.0,
+        "merged": nodes["x"]["id"],
+    }
+    assert trace["frames"][first["frame"]]["node"] == nodes["z"]["id"]
+    check = trace["engine_check"]
+    assert check["sort"]["verdict"] == check["accumulation"]["verdict"] == "right"
+
+
+def test_a_class_that_hashes_by_value_and_merges_nothing_is_blamed_for_nothing() -> None:
+    source = HASHING_ENGINE + (
+        "a = Value(2.0); b = Value(3.0); c = Value(5.0)\n"
+        "z = a * b + c * a\nz.backward()\nprint(a.grad, b.grad, c.grad)\n"
+    )
+    check = enginecheck_source(source)
+    assert {row["verdict"] for row in check["rules"]} == {"right"}
+    assert check["sort"]["verdict"] == check["accumulation"]["verdict"] == "right"
+
+
+SCALE = """
+    def scale(self, k):
+        out = Value(self.data * k, (self,), '*')
+
+        def _backward():
+            self.grad += {factor}out.grad
+        out._backward = _backward
+        return out
+
+    def shift(self, k):
+        out = Value(self.data + k, (self,), '+')
+
+        def _backward():
+            self.grad += {one}out.grad
+        out._backward = _backward
+        return out
+"""
+
+
+def scaled(factor: str, one: str, program: str) -> str:
+    methods = SCALE.replace("{factor}", factor).replace("{one}", one)
+    return (
+        ENGINE.replace("{mul}", RIGHT_MUL).replace(
+            "    def backward(self):", methods[1:] + "\n    def backward(self):"
+        )
+        + program
+    )
+
+
+SCALED = (
+    "a = Value(2.0); b = Value(-3.0)\nd = a.scale(3.0).shift(4.0) + b.scale(3.0)\nd.backward()\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("factor", "one", "verdicts"),
+    [
+        ("k * ", "", {"*": "right", "+": "right"}),
+        ("", "", {"*": "wrong", "+": "right"}),  # the factor k forgotten
+        ("k * ", "2 * ", {"*": "right", "+": "wrong"}),
+    ],
+)
+def test_an_op_of_a_number_kept_nowhere_is_judged_by_its_output_over_its_operand(
+    factor: str, one: str, verdicts: dict[str, str]
+) -> None:
+    # `Value(self.data * k, (self,), '*')`: k is out.data / self.data, the right rule
+    # `self.grad += k * out.grad` (a `+` of a number: 1). Both were unchecked.
+    source = scaled(factor, one, SCALED + "print(a.grad, b.grad)\n")
+    trace = trace_source(source)
+    assert_same_output(printed_lines(trace), run_in_cpython(source))
+    rows = {row["op"]: row for row in trace["engine_check"]["rules"]}
+    assert {op: row["verdict"] for op, row in rows.items()} == verdicts
+    if factor == "":
+        first = rows["*"]["first"]
+        assert (first["learner"], first["correct"]) == (1.0, 3.0)  # b's use runs first
+    nodes = by_label(trace)
+    assert nodes["a"]["correct_grad"] == nodes["b"]["correct_grad"] == 3.0
+
+
+def test_a_product_by_numbers_its_uses_do_not_agree_on_is_left_unchecked() -> None:
+    # k is out / self at each use: a method whose uses give two numbers keeps no one
+    # number (a square written as `*` of one operand gives its operand), so no use of
+    # it is judged, right rule or wrong.
+    apart = "a = Value(2.0); b = Value(-3.0)\nd = a.scale(3.0) + b.scale(0.5)\nd.backward()\n"
+    rows = {row["op"]: row["verdict"] for row in enginecheck_source(scaled("", "", apart))["rules"]}
+    assert rows["*"] == "unchecked"
+    cube = scaled("3 * self.data ** 2 * ", "", "").replace(
+        "self.data * k,", "self.data * self.data * self.data,"
+    )
+    cube += "a = Value(2.0); b = Value(5.0)\nd = a.scale(0) + b.scale(0)\nd.backward()\n"
+    rows = {row["op"]: row["verdict"] for row in enginecheck_source(cube)["rules"]}
+    assert rows["*"] == "unchecked"
+
+
+def test_an_operand_added_to_or_times_itself_in_a_set_of_one_is_blamed_for_nothing() -> None:
+    # `out._prev.add(self)`, then `.add(other)`: `x * x` and `x + x` keep one operand, a
+    # `*` and `+` of one operand like a number's kept nowhere, but their derivative is
+    # 2x and 2, not x and 1 (a public engine's right rules were called wrong).
+    source = (
+        ENGINE.replace("{mul}", RIGHT_MUL)
+        .replace(
+            "(self, other), '+')",
+            "(), '+')\n        out._prev.add(self)\n        out._prev.add(other)",
+        )
+        .replace(
+            "(self, other), '*')",
+            "(), '*')\n        out._prev.add(self)\n        out._prev.add(other)",
+        )
+        + "x = Value(2.5)\ny = x * x + x\nz = y + y\nz.backward()\nprint(x.grad)\n"
+    )
+    trace = trace_source(source)
+    assert_same_output(printed_lines(trace), run_in_cpython(source))
+    assert "wrong" not in {row["verdict"] for row in trace["engine_check"]["rules"]}
+
+
+def test_a_number_times_an_operand_of_zero_is_left_unchecked() -> None:
+    # out.data / self.data is no number where self.data is 0: nothing tells k.
+    source = scaled("", "", "a = Value(0.0)\nd = a.scale(3.0)\nd.backward()\n")
+    rows = {row["op"]: row["verdict"] for row in enginecheck_source(source)["rules"]}
+    assert rows["*"] == "unchecked"
 
 
 @pytest.mark.parametrize(

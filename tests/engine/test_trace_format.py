@@ -135,10 +135,17 @@ def _cases() -> Iterator[tuple[str, Callable[[], dict[str, Any]]]]:
     ]
     sources += [(name, text, "expanded") for name, text in PROGRAMS.items()]
     sources += [(name, (REAL_CODE / name).read_text("utf-8"), "packed") for name in REAL_PROGRAMS]
-    # A tape nothing clears: the sort's `first` names a rule left over (`pass`, `line`).
+    # A tape nothing clears: the sort's `first` names a rule left over (`pass`, `line`);
+    # an op row's `first` names an operand a set merged away (`merged`), or the operand
+    # that keeps the node's rule (`kept_on`).
     sources += [
         (name, (LEARNER_BUGS / name).read_text("utf-8"), "packed")
-        for name in ("tape_never_cleared.py", "topo_default_list.py")
+        for name in (
+            "tape_never_cleared.py",
+            "topo_default_list.py",
+            "hash_merges_products.py",
+            "rule_on_operand.py",
+        )
     ]
     for name, source, granularity in sources:
         for mistake in (None, *MISTAKES):

@@ -80,7 +80,25 @@ function ruleRow(rule, wrote, { nameOf, jump, number, writeLine }) {
   const where = rule.line ? ` (line ${rule.line})` : "";
   /** @type {(Node | string)[]} */
   const parts = [html("code", { text: rule.op }), ` rule${where}: `, verdictMark(rule.verdict)];
-  if (rule.first) {
+  if (rule.first?.merged !== undefined) {
+    // A set of operands merged one away (a class that hashes by value): no factor is wrong.
+    const { child, correct, frame, node, merged } = rule.first;
+    parts.push(
+      `. ${nameOf(node)}'s operands (its _prev) lost ${nameOf(child)}: the set merged it with ${nameOf(merged)}, equal to it by the class's __eq__ and __hash__, so ${nameOf(child)}'s rule never runs after and what it is made of gets nothing (its right local derivative is `,
+      number(correct, frame),
+      "). ",
+      jump(frame),
+    );
+  } else if (rule.first?.kept_on !== undefined) {
+    // The op's method set the rule on an operand: the node's own rule does nothing.
+    const { child, correct, frame, node, kept_on: holder } = rule.first;
+    parts.push(
+      `. The rule of ${nameOf(node)} is set on ${nameOf(holder)}, its operand, not on ${nameOf(node)}: ${nameOf(node)}'s own rule does nothing (0 for ${nameOf(child)}, whose right local derivative is `,
+      number(correct, frame),
+      `), and ${nameOf(holder)} keeps the rule of the last op it went into. `,
+      jump(frame),
+    );
+  } else if (rule.first) {
     const { child, learner, correct, frame, node } = rule.first;
     // The row's line is where the rule begins (`def _backward():`); the wrong factor is
     // in a write some lines below, which the learner has to find.

@@ -23,7 +23,9 @@
  *   the API says it `"+="` with `subtracts`, SPEC §14's two writes, and validateTrace makes
  *   it the page's `"-="`, as the columns encoding's `-` is)
  * @typedef {{op: string, line: number | null, verdict: "right" | "wrong" | "unchecked",
- *   first: {frame: number, node: string, child: string, learner: number, correct: number} | null}} RuleVerdict
+ *   first: {frame: number, node: string, child: string, learner: number, correct: number, merged?: string,
+ *     kept_on?: string} | null}} RuleVerdict
+ *   merged: the node child was merged with by a set of operands; kept_on: the operand holding node's rule
  * @typedef {{rules: RuleVerdict[],
  *   sort: {verdict: "right" | "wrong", first: {frame: number, node: string, consumer: string | null, pass?: number, line?: number | null} | null},
  *   accumulation: {verdict: "right" | "wrong", first: {frame: number, node: string, child: string, lost: number} | null},

@@ -1885,3 +1885,58 @@ print(y, n, V is Value, r is random, [p.grad for p in n.parameters()])
     )
     with pytest.raises(EngineError, match="import \\* only allowed at module level"):
         trace_source("def f():\n    from micrograd.nn import *\n" + TAIL)
+
+
+def test_a_star_import_off_the_top_level_is_cpythons_syntax_error_of_any_module() -> None:
+    # CPython's compiler refuses `import *` in a function or class body whatever the
+    # module: one not here (or relative) in a function body was taken, to fail only if
+    # the function ran, and in a class body was its ModuleNotFoundError.
+    for source in (
+        "def f():\n    from plotnine import *\n",
+        "def f():\n    try:\n        from plotnine import *\n    except ImportError:\n        0\n",
+        "def f():\n    from . import *\n",
+        "class A:\n    from plotnine import *\n",
+        "def f():\n    from micrograd.utils import *\n",
+    ):
+        with pytest.raises(EngineError, match="import \\* only allowed at module level") as raised:
+            trace_source(source + TAIL)
+        assert raised.value.line == source.count("\n", 0, source.index("import *")) + 1
+
+
+def test_a_star_import_of_micrograds_package_binds_the_modules_it_holds_then() -> None:
+    # micrograd's `__init__.py` is empty: `from micrograd import *` binds the submodules
+    # imported so far, as CPython's binds a package's names; it and a star of a module of
+    # micrograd's that is not here said "`import *` is not available here". The lines are
+    # CPython's in a process of its own (this one has imported micrograd's modules).
+    source = """
+from micrograd import *
+try:
+    engine
+except NameError as error:
+    print(error)
+import micrograd.engine
+from micrograd import *
+print(engine.Value(2.0).data)
+try:
+    nn
+except NameError as error:
+    print(error)
+from micrograd.nn import MLP
+from micrograd import *
+print(nn.MLP is MLP)
+try:
+    from micrograd.utils import *
+except ImportError as error:
+    print(type(error).__name__, error)
+"""
+    assert printed_lines(trace_source(source + TAIL)) == [
+        "name 'engine' is not defined",
+        "2.0",
+        "name 'nn' is not defined",
+        "True",
+        "ModuleNotFoundError No module named 'micrograd.utils'",
+    ]
+    with pytest.raises(
+        EngineError, match=r"ModuleNotFoundError: No module named 'micrograd\.utils'"
+    ):
+        trace_source("from micrograd.utils import *\n" + TAIL)

@@ -346,6 +346,40 @@ print(E(3).x, C().__init__(), D().__init__())
     )
 
 
+def test_an_init_that_is_objects_takes_what_a_new_not_objects_was_given() -> None:
+    # CPython's object_new alone says `C() takes no arguments`: an exception's, a named
+    # tuple's, a dict's or list's `__new__` takes them, and object_init, in the slot,
+    # says nothing. Here `__init__ = object.__init__` in such a class was that error.
+    assert_as_cpython(
+        """
+from collections import namedtuple
+class E(Exception):
+    __init__ = object.__init__
+try:
+    raise E(1, 2)
+except E as e:
+    print(e.args, e)
+Pt = namedtuple('Pt', 'x y')
+Pt.__init__ = object.__init__
+print(Pt(1, 2), Pt(x=3, y=4))
+class D(dict):
+    __init__ = object.__init__
+class L(list):
+    __init__ = object.__init__
+print(D(a=1), L([1, 2]), len(D({1: 2})))
+class C:
+    __init__ = object.__init__
+calls = (lambda: C(1), lambda: E().__init__(1), lambda: Pt(1, 2).__init__(5),
+         lambda: D().__init__(1), lambda: C().__init__(1))
+for call in calls:
+    try:
+        print(call())
+    except TypeError as e:
+        print(e)
+"""
+    )
+
+
 def test_a_named_tuple_with_an_init_of_its_own_holds_its_fields() -> None:
     # CPython's `tuple.__new__` fills the fields before any `__init__` runs; here the named
     # tuple's own `__init__` filled them, so one a subclass defines (or, now that it is

@@ -566,7 +566,10 @@ class Machine:
                 f"{'s' if len(cls.abstract) > 1 else ''} {methods}",
                 kind="TypeError",
             )
-        if (extra or kwargs) and not cls.exception:
+        # A named tuple's subclass's `super().__new__(cls, x, y)`: the named tuple's own,
+        # which fills the fields (`tuple_filler`), as CPython's `tuple.__new__` does.
+        filler = tuple_filler(cls)
+        if (extra or kwargs) and not cls.exception and filler is None:
             words = "object.__new__() takes exactly one argument (the type to instantiate)"
             raise ProgramError(words, kind="TypeError")
         self.state.charge(1)
@@ -578,6 +581,8 @@ class Machine:
             instance.reads = reads_of(instance)
         if cls.exception:
             instance.fields = {"args": tuple(extra)}
+        if filler is not None:
+            filler.call([instance, *extra], dict(kwargs) if kwargs else {})
         return instance
 
     def hold_units(self) -> None:

@@ -380,6 +380,47 @@ for call in calls:
     )
 
 
+def test_a_named_tuples_subclass_with_a_new_of_its_own_fills_its_fields() -> None:
+    # The usual way to give a named tuple defaults or checks, `def __new__(cls, x, y=0):
+    # return super().__new__(cls, x, y)`, reached object's `__new__`: "object.__new__()
+    # takes exactly one argument", where CPython's is the named tuple's own.
+    assert_as_cpython(
+        """
+from collections import namedtuple
+from typing import NamedTuple
+class Point(namedtuple('Point', ['x', 'y'])):
+    __slots__ = ()
+    def __new__(cls, x, y=0):
+        return super().__new__(cls, x, y)
+    def norm(self):
+        return (self.x ** 2 + self.y ** 2) ** 0.5
+p = Point(3)
+print(p, p.norm(), Point(3, 4).norm(), p._replace(y=4), Point._make([1, 2]))
+class Row(NamedTuple):
+    a: int
+    b: int = 0
+class R(Row):
+    def __new__(cls, a):
+        return super().__new__(cls, a, b=a * 10)
+print(R(2), R(2).b)
+class S(namedtuple('S', 'u v')):
+    def __new__(cls, *args, **kwargs):
+        self = super().__new__(cls, *args, **kwargs)
+        self.extra = 1
+        return self
+    def __init__(self, *args, **kwargs):
+        print('init', args, kwargs, self)
+s = S(1, v=2)
+print(s, s.extra)
+for make in (lambda: Point(), lambda: S(1, 2, 3)):
+    try:
+        make()
+    except TypeError as e:
+        print(e)
+"""
+    )
+
+
 def test_a_named_tuple_with_an_init_of_its_own_holds_its_fields() -> None:
     # CPython's `tuple.__new__` fills the fields before any `__init__` runs; here the named
     # tuple's own `__init__` filled them, so one a subclass defines (or, now that it is

@@ -421,6 +421,29 @@ for make in (lambda: Point(), lambda: S(1, 2, 3)):
     )
 
 
+def test_a_named_tuples_arguments_are_refused_in_cpythons_order() -> None:
+    # CPython binds a call's keywords before it counts what is missing: `Pt(1, w=2)` is
+    # its unexpected keyword (it said 'v' was missing) and `Pt(1, u=2)` its multiple
+    # values for 'u' (it took u from its place and v from the keyword u); with defaults,
+    # too many positions are `takes from 2 to 3 positional arguments`.
+    assert_as_cpython(
+        """
+from collections import namedtuple
+Pt = namedtuple('Pt', 'u v', defaults=[0])
+E = namedtuple('E', '')
+F = namedtuple('F', 'a')
+calls = (lambda: Pt(1, w=2), lambda: Pt(w=2), lambda: Pt(1, 2, 3, w=3), lambda: Pt(1, u=2),
+         lambda: Pt(1, 2, 3, u=1), lambda: Pt(v=1, w=2), lambda: Pt(1, 2, 3), lambda: Pt(),
+         lambda: Pt(v=1), lambda: Pt(1, v=2, u=3), lambda: E(1), lambda: F(1, 2))
+for call in calls:
+    try:
+        print(call())
+    except TypeError as e:
+        print(e)
+"""
+    )
+
+
 def test_a_named_tuple_with_an_init_of_its_own_holds_its_fields() -> None:
     # CPython's `tuple.__new__` fills the fields before any `__init__` runs; here the named
     # tuple's own `__init__` filled them, so one a subclass defines (or, now that it is

@@ -17,6 +17,7 @@ from backprop_animator.engine.interpreter.exceptions import (
 from backprop_animator.engine.interpreter.objects import (
     TUPLE_FIELDS,
     Builtin,
+    Function,
     NativeMethod,
     PClass,
     PClassMethod,
@@ -329,7 +330,12 @@ def _init(m: Any, name: str, names: list[str], fallback: dict[str, Any]) -> Call
             )
         self_, *positional = args
         if type(self_) is PInstance and names and dict.__contains__(self_.attrs, names[-1]):
-            return None  # made already: `object.__init__`, as CPython's, changes nothing
+            # Made already: `object.__init__`, as CPython's, changes nothing; given
+            # arguments from a class's own `__init__` (`super().__init__(x, y)`), its error.
+            if (positional or kwargs) and type(self_.cls.lookup("__init__")) is Function:
+                words = "object.__init__() takes exactly one argument (the instance to initialize)"
+                raise ProgramError(words, kind="TypeError")
+            return None
         for key in kwargs:  # bound before positions are counted, as CPython binds them
             at = place.get(key)
             if at is None:

@@ -444,6 +444,38 @@ for call in calls:
     )
 
 
+def test_a_named_tuples_subclass_passing_its_arguments_on_to_object_init_is_refused() -> None:
+    # A subclass's `super().__init__(x, y)` reaches object's `__init__`, which refuses
+    # arguments where the class has an `__init__` of its own (CPython's object_init);
+    # the fields, filled by `__new__` already, were taken silently. A named tuple's own
+    # objects take them, as CPython's (their `__new__` is not object's).
+    assert_as_cpython(
+        """
+from collections import namedtuple
+Pt = namedtuple("Pt", "x y")
+class Q(Pt):
+    def __init__(self, x, y):
+        try:
+            super().__init__(x, y)
+        except TypeError as e:
+            print(e)
+        super().__init__()
+        print("ok")
+Q(1, 2)
+p = Pt(1, 2)
+try:
+    p.__init__(5)
+except TypeError as e:
+    print(e)
+print(p.__init__(), Pt.__init__(p))
+try:
+    Pt.__init__(p, 1, 2)
+except TypeError as e:
+    print(e)
+"""
+    )
+
+
 def test_a_named_tuple_with_an_init_of_its_own_holds_its_fields() -> None:
     # CPython's `tuple.__new__` fills the fields before any `__init__` runs; here the named
     # tuple's own `__init__` filled them, so one a subclass defines (or, now that it is

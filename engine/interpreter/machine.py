@@ -1182,6 +1182,8 @@ class Machine:
         if type(found) is PClassMethod:
             return self.class_bound(found.function, obj)
         if type(found) is NativeMethod:
+            if name == "__init__" and found is tuple_filler(obj):
+                return _OBJECT_INIT  # a named tuple's, CPython's `object.__init__` in the slot
             return unbound_native(found, obj)
         if type(found) is PInstance and is_descriptor(found):  # `__get__(None, cls)`
             return self.call(self.get_attr(found, "__get__"), [None, obj])
@@ -2956,13 +2958,18 @@ def object_init(instance: Any, args: list[Any], kwargs: dict[str, Any]) -> None:
     TypeError for arguments, worded by the instance's class as CPython's `object_init`
     words it: `object.__init__()` where the class has an `__init__` of its own (a
     `super().__init__(1)`), `D.__init__()` where it has neither that (`object.__init__`
-    set as its own is none) nor a `__new__`, and no error where it has only a `__new__`
-    (its own, or an exception's, a named tuple's, list's or dict's: `_new_of_its_own`)."""
+    set as its own is none, nor a named tuple's) nor a `__new__`, and no error where it
+    has only a `__new__` (its own, or an exception's, a named tuple's, list's or dict's:
+    `_new_of_its_own`)."""
     if not args and not kwargs:
         return
     name = "object"
     own = instance.cls.lookup("__init__") if type(instance) is PInstance else None
-    if own is MISSING or own is _OBJECT_INIT:
+    if (
+        own is MISSING
+        or own is _OBJECT_INIT
+        or (own is not None and own is tuple_filler(instance.cls))
+    ):
         if instance.cls.lookup("__new__") is not MISSING or _new_of_its_own(instance.cls):
             return
         name = instance.cls.name

@@ -476,6 +476,30 @@ except TypeError as e:
     )
 
 
+def test_a_named_tuples_init_is_objects_read_off_its_class_and_set_back() -> None:
+    # CPython's named tuple has no `__init__`: `Pt.__init__` is object's, so a program
+    # that keeps it and sets it back (`orig = Pt.__init__`, `Pt.__init__ = f`, then
+    # `Pt.__init__ = orig`) makes its objects as before; here it was the filler read off
+    # the class, which binds to no object ("descriptor '__init__' requires a 'Pt'
+    # object"), and object's `__init__` given arguments for one was its TypeError.
+    assert_as_cpython(
+        """
+from collections import namedtuple
+Pt = namedtuple("Pt", "x y")
+print(Pt.__init__ is object.__init__)
+orig = Pt.__init__
+Pt.__init__ = lambda self, *a: print("f", self)
+print(Pt(1, 2))
+Pt.__init__ = orig
+print(Pt(3, 4), Pt.__init__(Pt(5, 6), 1, 2))
+class A(Pt):
+    __init__ = Pt.__init__
+p = Pt(1, 2)
+print(A(1, 2), object.__init__(p, 5), super(Pt, p).__init__(5), p.__init__(7))
+"""
+    )
+
+
 def test_a_named_tuple_with_an_init_of_its_own_holds_its_fields() -> None:
     # CPython's `tuple.__new__` fills the fields before any `__init__` runs; here the named
     # tuple's own `__init__` filled them, so one a subclass defines (or, now that it is

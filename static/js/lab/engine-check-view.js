@@ -128,21 +128,39 @@ function ranRules(trace) {
 }
 
 /**
- * The ops (by the check's key, `**` for every `**k`) of which some node's rule wrote a
- * gradient: a rule that only returns its shares (`_grad_fn`), its backward()'s loop
- * writing them, writes none, nor does a recursion that runs no rule at all.
+ * The ops (by the check's rows, `**` for every `**k`: `rowOf`) of which some node's rule
+ * wrote a gradient: a rule that only returns its shares (`_grad_fn`), its backward()'s
+ * loop writing them, writes none, nor does a recursion that runs no rule at all.
  * @param {import("../passes/trace.js").Trace} trace
  * @returns {Set<string>}
  */
-function opsThatWrote(trace) {
+export function opsThatWrote(trace) {
   const opOf = new Map(trace.nodes.map((node) => [node.id, node.op]));
   const ops = new Set();
   for (const frame of trace.frames) {
     if (frame.phase !== "backward" || frame.contributions.length === 0) continue;
-    const op = opOf.get(frame.node) ?? "";
-    ops.add(op.startsWith("**") ? "**" : op);
+    ops.add(rowOf(opOf.get(frame.node) ?? ""));
   }
   return ops;
+}
+
+/**
+ * A power named in a word with its exponent (`pow 3`, `Pow(-1)`, `power_2`), as the
+ * engine check reads it (engine/lab/right_engine.py's WORDED_POWER, at most 64 characters).
+ */
+const WORDED_POWER = /^_*(pow|power)[ _:^(]*([-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)\)?$/i;
+
+/**
+ * The check's row of a node's op, as engine_check's `_row_name` names it: every `**k` is
+ * `**`, every `^k` is `^`, a worded power (`pow 3`) its word; any other op itself.
+ * Example: "pow 2" -> "pow"; "^3" -> "^"; "**-1" -> "**"; "tanh" -> "tanh"
+ * @param {string} op
+ */
+function rowOf(op) {
+  if (op.startsWith("**")) return "**";
+  if (op.startsWith("^")) return "^";
+  const worded = op.length <= 64 ? WORDED_POWER.exec(op) : null;
+  return worded ? worded[1] : op;
 }
 
 /**

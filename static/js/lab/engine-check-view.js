@@ -29,11 +29,12 @@ import { partedAtEnds } from "./mistakes.js";
 /**
  * @typedef {{nameOf: (id: string) => string, jump: (frame: number) => HTMLButtonElement,
  *   number: (value: number, frame: number) => HTMLElement, grad: string,
- *   writeLine: (frame: number, child: string) => number | null}} RowContext
+ *   writeLines: (frame: number, child: string) => number[]}} RowContext
  *   nameOf: a node's name on screen; jump: a new button to a frame; number: a number the
  *   row shows about that frame, which the quiz may hide; grad: the gradient's attribute
  *   as the learner's class names it (`check.grad`: `gradient`, `_grad`), else `grad`;
- *   writeLine: the line of the learner's write into `child` at that frame, if known
+ *   writeLines: the lines of the learner's writes into `child` at that frame (two for
+ *   `a * a`, whose local derivative is their sum), each once, where known
  */
 
 /**
@@ -76,7 +77,7 @@ function jumpButton(frame, onSeek, buttons) {
  * @param {boolean} wrote
  * @param {RowContext} ctx
  */
-function ruleRow(rule, wrote, { nameOf, jump, number, writeLine }) {
+function ruleRow(rule, wrote, { nameOf, jump, number, writeLines }) {
   const where = rule.line ? ` (line ${rule.line})` : "";
   /** @type {(Node | string)[]} */
   const parts = [html("code", { text: rule.op }), ` rule${where}: `, verdictMark(rule.verdict)];
@@ -84,8 +85,8 @@ function ruleRow(rule, wrote, { nameOf, jump, number, writeLine }) {
     const { child, learner, correct, frame, node } = rule.first;
     // The row's line is where the rule begins (`def _backward():`); the wrong factor is
     // in a write some lines below, which the learner has to find.
-    const line = writeLine(frame, child);
-    const at = line !== null && line !== rule.line ? ` on line ${line}` : "";
+    const lines = writeLines(frame, child).filter((line) => line !== rule.line);
+    const at = lines.length ? ` on line${lines.length > 1 ? "s" : ""} ${listed(lines)}` : "";
     parts.push(
       `. ${nameOf(node)}'s rule uses `,
       number(learner, frame),
@@ -116,6 +117,14 @@ function ruleRow(rule, wrote, { nameOf, jump, number, writeLine }) {
     },
     parts,
   );
+}
+
+/**
+ * Numbers in words: "13", "13 and 14", "13, 14 and 15".
+ * @param {number[]} items
+ */
+function listed(items) {
+  return items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
 }
 
 /**
@@ -413,10 +422,11 @@ export function mountEngineCheckView(
       return element;
     },
     grad: gradName(trace),
-    writeLine: (frame, child) => {
+    writeLines: (frame, child) => {
       const shown = trace.frames[frame];
-      if (shown?.phase !== "backward") return null;
-      return shown.contributions.find((c) => c.to === child)?.line ?? null;
+      if (shown?.phase !== "backward") return [];
+      const lines = shown.contributions.filter((c) => c.to === child).map((c) => c.line);
+      return [...new Set(lines.filter((line) => line !== undefined))];
     },
   };
   const wrote = opsThatWrote(trace);

@@ -1815,6 +1815,8 @@ class Compiler(ExpressionCompiler):
 
     def import_from(self, node: ast.ImportFrom, scope: scopes.Scope) -> Stmt:
         module = "." * node.level + (node.module or "")
+        if node.names[0].name == "*":  # of any module, here or not, as CPython compiles it
+            self.star_at_top(node, scope)
         if module == "micrograd.nn":
             return self.import_nn(node, scope)
         if module in LAZY_MODULES:
@@ -1882,7 +1884,6 @@ class Compiler(ExpressionCompiler):
         (as CPython binds each of its `__all__`, or each name not starting with `_`), one
         step a name; only at a module's top level, as CPython compiles it. micrograd's
         engine gives its `Value` (`from micrograd.engine import *`)."""
-        self.star_at_top(node, scope)
         if module == "micrograd.engine":
             members: dict[str, Any] = {"Value": self.builtins["Value"]}
         else:
@@ -1911,8 +1912,6 @@ class Compiler(ExpressionCompiler):
 
     def imported_value(self, node: ast.ImportFrom, module: str, name: str) -> Any:
         """What `from module import name` binds, known when the program is compiled."""
-        if name == "*" and (module in self.modules or module.startswith("micrograd")):
-            raise self.error(node, "`import *` is not available here")
         if module in self.modules:
             members = self.modules[module].members
             refused = os_refusal(self.modules[module].name, name)
@@ -1939,8 +1938,7 @@ class Compiler(ExpressionCompiler):
         the two names nn.py imports, `Value` and `random`; `*` binds all of them, as CPython's."""
         stores = []
         aliases = node.names
-        if aliases[0].name == "*":
-            self.star_at_top(node, scope)
+        if aliases[0].name == "*":  # (at the top level: `import_from`)
             aliases = [ast.alias(name) for name in ("Layer", "MLP", "Module", "Neuron", "Value")]
             aliases.append(ast.alias("random"))
         for alias in aliases:
@@ -1988,7 +1986,6 @@ class Compiler(ExpressionCompiler):
         stores = []
         aliases = node.names
         if aliases[0].name == "*":  # the names here that are in CPython's `__all__` too
-            self.star_at_top(node, scope)
             starred = [one for one in LAZY_MODULES[name] if one not in NOT_IN_ALL]
             aliases = [ast.alias(one) for one in starred if not one.startswith("_")]
         for alias in aliases:
@@ -2073,6 +2070,8 @@ class Compiler(ExpressionCompiler):
 
     def import_micrograd_modules(self, node: ast.ImportFrom, scope: scopes.Scope) -> Stmt:
         """`from micrograd import nn, engine, Value`: `nn.MLP`, `engine.Value`, modules of ours."""
+        if node.names[0].name == "*":
+            return self.import_micrograd_star(scope)
         stores = []
         attach = self.micrograd_attach(tuple(alias.name for alias in node.names))
         for alias in node.names:
@@ -2093,6 +2092,22 @@ class Compiler(ExpressionCompiler):
             package = attach()
             for store, value in stores:
                 store(f, package.members["nn"] if value is None else value)
+
+        return run
+
+    def import_micrograd_star(self, scope: scopes.Scope) -> Stmt:
+        """`from micrograd import *`: the package's `__init__.py` is empty, so CPython binds
+        the submodules imported so far (`engine`, `nn`: `micrograd_attach`), a step a name."""
+        stores = {name: self.store_name(name, scope, False) for name in ("engine", "nn")}
+        attach = self.micrograd_attach(())
+        charge = self.m.state.charge
+
+        def run(f: Frame) -> None:
+            held = attach().members
+            charge(len(held))
+            for name, store in stores.items():
+                if name in held:
+                    store(f, held[name])
 
         return run
 

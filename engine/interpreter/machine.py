@@ -31,8 +31,9 @@ from backprop_animator.engine.interpreter.builtin_dunders import (
     container_dunder,
 )
 from backprop_animator.engine.interpreter.exceptions import error_matches
-from backprop_animator.engine.interpreter.namedtuples import tuple_filler
+from backprop_animator.engine.interpreter.namedtuples import TUPLE_FILLER, tuple_filler
 from backprop_animator.engine.interpreter.objects import (
+    BUILTIN_BASE_KEY,
     ENDLESS,
     ENUM_KEY,
     ENUM_MIXIN_KEY,
@@ -528,7 +529,7 @@ class Machine:
             if returned is not None:
                 message = f"__init__() should return None, not '{cpython_type(returned)}'"
                 raise ProgramError(message, kind="TypeError")
-        elif args or kwargs:
+        elif (args or kwargs) and not _new_of_its_own(cls):  # (object_init says nothing)
             raise ProgramError(f"{cls.name}() takes no arguments", kind="TypeError")
         shape = cls.shape or find_shape(cls, instance.attrs)
         if shape is not None:
@@ -583,7 +584,10 @@ class Machine:
                 f"{'s' if len(cls.abstract) > 1 else ''} {methods}",
                 kind="TypeError",
             )
-        if (extra or kwargs) and not cls.exception:
+        # A named tuple's subclass's `super().__new__(cls, x, y)`: the named tuple's own,
+        # which fills the fields (`tuple_filler`), as CPython's `tuple.__new__` does.
+        filler = tuple_filler(cls)
+        if (extra or kwargs) and not cls.exception and filler is None:
             words = "object.__new__() takes exactly one argument (the type to instantiate)"
             raise ProgramError(words, kind="TypeError")
         self.state.charge(1)
@@ -595,6 +599,8 @@ class Machine:
             instance.reads = reads_of(instance)
         if cls.exception:
             instance.fields = {"args": tuple(extra)}
+        if filler is not None:
+            filler.call([instance, *extra], dict(kwargs) if kwargs else {})
         return instance
 
     def hold_units(self) -> None:
@@ -1194,6 +1200,8 @@ class Machine:
         if type(found) is PClassMethod:
             return self.class_bound(found.function, obj)
         if type(found) is NativeMethod:
+            if name == "__init__" and found is tuple_filler(obj):
+                return _OBJECT_INIT  # a named tuple's, CPython's `object.__init__` in the slot
             return unbound_native(found, obj)
         if type(found) is PInstance and is_descriptor(found):  # `__get__(None, cls)`
             return self.call(self.get_attr(found, "__get__"), [None, obj])
@@ -2970,13 +2978,19 @@ def object_init(instance: Any, args: list[Any], kwargs: dict[str, Any]) -> None:
     TypeError for arguments, worded by the instance's class as CPython's `object_init`
     words it: `object.__init__()` where the class has an `__init__` of its own (a
     `super().__init__(1)`), `D.__init__()` where it has neither that (`object.__init__`
-    set as its own is none) nor a `__new__`, and no error where it has only a `__new__`."""
+    set as its own is none, nor a named tuple's) nor a `__new__`, and no error where it
+    has only a `__new__` (its own, or an exception's, a named tuple's, list's or dict's:
+    `_new_of_its_own`)."""
     if not args and not kwargs:
         return
     name = "object"
     own = instance.cls.lookup("__init__") if type(instance) is PInstance else None
-    if own is MISSING or own is _OBJECT_INIT:
-        if instance.cls.lookup("__new__") is not MISSING:
+    if (
+        own is MISSING
+        or own is _OBJECT_INIT
+        or (own is not None and own is tuple_filler(instance.cls))
+    ):
+        if instance.cls.lookup("__new__") is not MISSING or _new_of_its_own(instance.cls):
             return
         name = instance.cls.name
     raise ProgramError(
@@ -3013,6 +3027,15 @@ def _object_init_descriptor(args: list[Any], kwargs: dict[str, Any]) -> None:
 # `object.__init__`, read off any class that has none of its own: one object, as CPython's
 # (`D.__init__ is object.__init__`).
 _OBJECT_INIT = Builtin("__init__", _object_init_descriptor)
+
+
+def _new_of_its_own(cls: PClass) -> bool:
+    """Whether CPython's `__new__` of `cls` is another than object's, which alone says
+    `C() takes no arguments` (its `object_new`): an exception's, a named tuple's, list's
+    or dict's (a class with a `__new__` of the program's is made by `new_instance`)."""
+    return cls.exception or any(
+        TUPLE_FILLER in c.namespace or BUILTIN_BASE_KEY in c.namespace for c in cls.mro
+    )
 
 
 def _in_bytes(container: bytes, item: Any) -> bool:

@@ -17,6 +17,7 @@ from backprop_animator.engine.interpreter.exceptions import (
 from backprop_animator.engine.interpreter.objects import (
     TUPLE_FIELDS,
     Builtin,
+    Function,
     NativeMethod,
     PClass,
     PClassMethod,
@@ -319,6 +320,7 @@ def _replace(m: Any, name: str, names: list[str]) -> Call:
 def _init(m: Any, name: str, names: list[str], fallback: dict[str, Any]) -> Call:
     """A named tuple's `__init__` (CPython's `__new__`, whose words it keeps): each field
     from its place, its keyword or its default."""
+    place = {field_name: i for i, field_name in enumerate(names)}
 
     def init(args: list[Any], kwargs: dict[str, Any]) -> None:
         if not args:  # `P.__init__()`
@@ -328,11 +330,27 @@ def _init(m: Any, name: str, names: list[str], fallback: dict[str, Any]) -> Call
             )
         self_, *positional = args
         if type(self_) is PInstance and names and dict.__contains__(self_.attrs, names[-1]):
-            return None  # made already: `object.__init__`, as CPython's, changes nothing
-        if len(positional) > len(names):
+            # Made already: `object.__init__`, as CPython's, changes nothing; given
+            # arguments from a class's own `__init__` (`super().__init__(x, y)`), its error.
+            if (positional or kwargs) and type(self_.cls.lookup("__init__")) is Function:
+                words = "object.__init__() takes exactly one argument (the instance to initialize)"
+                raise ProgramError(words, kind="TypeError")
+            return None
+        for key in kwargs:  # bound before positions are counted, as CPython binds them
+            at = place.get(key)
+            if at is None:
+                words = f"{name}.__new__() got an unexpected keyword argument '{key}'"
+                raise ProgramError(words, kind="TypeError")
+            if at < len(positional):
+                words = f"{name}.__new__() got multiple values for argument '{key}'"
+                raise ProgramError(words, kind="TypeError")
+        if len(positional) > len(names):  # (`_cls` counted, as CPython counts it)
+            most = len(names) + 1
+            takes = f"{most} positional argument{'s' if most > 1 else ''}"
+            if fallback:
+                takes = f"from {most - len(fallback)} to {most} positional arguments"
             raise ProgramError(
-                f"{name}.__new__() takes {len(names) + 1} positional arguments but "
-                f"{len(positional) + 1} were given",
+                f"{name}.__new__() takes {takes} but {len(positional) + 1} were given",
                 kind="TypeError",
             )
         m.state.charge(len(names) // ITEMS_PER_STEP)
@@ -348,11 +366,6 @@ def _init(m: Any, name: str, names: list[str], fallback: dict[str, Any]) -> Call
                 raise _missing(
                     name, [n for n in names[i:] if n not in kwargs and n not in fallback]
                 )
-        if kwargs:
-            raise ProgramError(
-                f"{name}.__new__() got an unexpected keyword argument '{next(iter(kwargs))}'",
-                kind="TypeError",
-            )
 
     return init
 

@@ -918,3 +918,91 @@ def test_the_sort_row_says_a_loop_and_an_output_never_run(
     sort = player_page.get_by_test_id("engine-check-sort")
     expect(sort).to_contain_text(words)
     expect(sort).not_to_contain_text("has added to")
+
+
+_ENGINE_HEAD = """class Value:
+    def __init__(self, data, _children=(), _op='', label=''):
+        self.data = data
+        self.grad = 0.0
+        self._backward = lambda: None
+        self._prev = _children
+        self._op = _op
+        self.label = label
+
+    def backward(self):
+        topo = []
+        visited = set()
+
+        def build(v):
+            if v not in visited:
+                visited.add(v)
+                for child in v._prev:
+                    build(child)
+                topo.append(v)
+        build(self)
+        self.grad = 1.0
+        for v in reversed(topo):
+            v._backward()
+
+"""
+_SQUARE_WRONG = (
+    _ENGINE_HEAD
+    + """    def __mul__(self, other):
+        out = Value(self.data * other.data, (self, other), '*')
+
+        def _backward():
+            self.grad += other.data * out.grad
+            other.grad += 2 * self.data * out.grad
+        out._backward = _backward
+        return out
+
+
+a = Value(3.0, label='a')
+c = a * a
+c.backward()
+"""
+)
+_POWER_NOT_COMPUTED = (
+    _ENGINE_HEAD
+    + """    def __pow__(self, k):
+        out = Value(self.data * k, (self,), f'pow {k}')
+
+        def _backward():
+            self.grad += k * out.grad
+        out._backward = _backward
+        return out
+
+
+a = Value(3.0, label='a')
+c = a ** 2
+c.backward()
+"""
+)
+
+
+def test_a_wrong_factor_of_a_value_used_twice_names_both_writes(
+    player_page: Page, server: str
+) -> None:
+    # `a * a`: the rule's local derivative for a is what both its writes add (9, where
+    # 6 is right); the row named the first write's line, whose factor is right.
+    rule = trace_source(_SQUARE_WRONG)["engine_check"]["rules"][0]
+    assert (rule["op"], rule["verdict"], rule["first"]["learner"]) == ("*", "wrong", 9.0)
+    lines = _SQUARE_WRONG.splitlines()
+    first = 1 + lines.index("            self.grad += other.data * out.grad")
+    open_player(player_page, player_url(server, _SQUARE_WRONG))
+    row = player_page.get_by_test_id("engine-check").locator("[data-testid=engine-check-row]")
+    expect(row).to_contain_text(f"as a's local derivative on lines {first} and {first + 1};")
+
+
+def test_an_unchecked_worded_power_whose_rules_wrote_is_not_said_to_be_backwards_own(
+    player_page: Page, server: str
+) -> None:
+    # `f'pow {k}'` over a forward that multiplies: its row `pow` is unchecked, and its
+    # rules wrote; the panel looked them up as `pow 2` and said backward() wrote them.
+    check = trace_source(_POWER_NOT_COMPUTED)["engine_check"]
+    assert [(rule["op"], rule["verdict"]) for rule in check["rules"]] == [("pow", "unchecked")]
+    open_player(player_page, player_url(server, _POWER_NOT_COMPUTED))
+    panel = player_page.get_by_test_id("engine-check")
+    row = panel.locator("[data-testid=engine-check-row][data-op=pow]")
+    expect(row).to_contain_text("no right derivative is known for this op here")
+    expect(panel).not_to_contain_text("backward() writes")

@@ -665,3 +665,17 @@ def test_an_op_named_with_a_long_run_of_digits_is_read_in_linear_time() -> None:
     assert time.perf_counter() - started < 1.0  # (4.5 s before, microseconds now)
     assert worded_power("pow " + "1" * 40) == "pow"
     assert registry_op("Pow(-1)") == "**-1"
+
+
+@pytest.mark.parametrize("star", ["from typing import *", "from micrograd import *"])
+def test_a_star_import_in_a_loop_charges_a_step_for_each_name_it_binds(star: str) -> None:
+    # `typing`'s binds 89 names: 300 of them are some 27,000 steps, not 300. (A module
+    # run from its source binds its few names, 11 at most, in its statement's step.)
+    source = f"import micrograd.nn\nfor i in range(300):\n    {star}\n"
+    source += "v = Value(1.0)\nv.backward()\n"
+    trace_source(source.replace("range(300)", "range(1)"), limits=Limits(max_steps=1_000))
+    if star != "from micrograd import *":  # (its 2 names: bounded by the loop's own steps)
+        with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
+            trace_source(source, limits=Limits(max_steps=2_000))
+    with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
+        trace_source(source.replace("for i in range(300)", "while True"))

@@ -346,6 +346,160 @@ print(E(3).x, C().__init__(), D().__init__())
     )
 
 
+def test_an_init_that_is_objects_takes_what_a_new_not_objects_was_given() -> None:
+    # CPython's object_new alone says `C() takes no arguments`: an exception's, a named
+    # tuple's, a dict's or list's `__new__` takes them, and object_init, in the slot,
+    # says nothing. Here `__init__ = object.__init__` in such a class was that error.
+    assert_as_cpython(
+        """
+from collections import namedtuple
+class E(Exception):
+    __init__ = object.__init__
+try:
+    raise E(1, 2)
+except E as e:
+    print(e.args, e)
+Pt = namedtuple('Pt', 'x y')
+Pt.__init__ = object.__init__
+print(Pt(1, 2), Pt(x=3, y=4))
+class D(dict):
+    __init__ = object.__init__
+class L(list):
+    __init__ = object.__init__
+print(D(a=1), L([1, 2]), len(D({1: 2})))
+class C:
+    __init__ = object.__init__
+calls = (lambda: C(1), lambda: E().__init__(1), lambda: Pt(1, 2).__init__(5),
+         lambda: D().__init__(1), lambda: C().__init__(1))
+for call in calls:
+    try:
+        print(call())
+    except TypeError as e:
+        print(e)
+"""
+    )
+
+
+def test_a_named_tuples_subclass_with_a_new_of_its_own_fills_its_fields() -> None:
+    # The usual way to give a named tuple defaults or checks, `def __new__(cls, x, y=0):
+    # return super().__new__(cls, x, y)`, reached object's `__new__`: "object.__new__()
+    # takes exactly one argument", where CPython's is the named tuple's own.
+    assert_as_cpython(
+        """
+from collections import namedtuple
+from typing import NamedTuple
+class Point(namedtuple('Point', ['x', 'y'])):
+    __slots__ = ()
+    def __new__(cls, x, y=0):
+        return super().__new__(cls, x, y)
+    def norm(self):
+        return (self.x ** 2 + self.y ** 2) ** 0.5
+p = Point(3)
+print(p, p.norm(), Point(3, 4).norm(), p._replace(y=4), Point._make([1, 2]))
+class Row(NamedTuple):
+    a: int
+    b: int = 0
+class R(Row):
+    def __new__(cls, a):
+        return super().__new__(cls, a, b=a * 10)
+print(R(2), R(2).b)
+class S(namedtuple('S', 'u v')):
+    def __new__(cls, *args, **kwargs):
+        self = super().__new__(cls, *args, **kwargs)
+        self.extra = 1
+        return self
+    def __init__(self, *args, **kwargs):
+        print('init', args, kwargs, self)
+s = S(1, v=2)
+print(s, s.extra)
+for make in (lambda: Point(), lambda: S(1, 2, 3)):
+    try:
+        make()
+    except TypeError as e:
+        print(e)
+"""
+    )
+
+
+def test_a_named_tuples_arguments_are_refused_in_cpythons_order() -> None:
+    # CPython binds a call's keywords before it counts what is missing: `Pt(1, w=2)` is
+    # its unexpected keyword (it said 'v' was missing) and `Pt(1, u=2)` its multiple
+    # values for 'u' (it took u from its place and v from the keyword u); with defaults,
+    # too many positions are `takes from 2 to 3 positional arguments`.
+    assert_as_cpython(
+        """
+from collections import namedtuple
+Pt = namedtuple('Pt', 'u v', defaults=[0])
+E = namedtuple('E', '')
+F = namedtuple('F', 'a')
+calls = (lambda: Pt(1, w=2), lambda: Pt(w=2), lambda: Pt(1, 2, 3, w=3), lambda: Pt(1, u=2),
+         lambda: Pt(1, 2, 3, u=1), lambda: Pt(v=1, w=2), lambda: Pt(1, 2, 3), lambda: Pt(),
+         lambda: Pt(v=1), lambda: Pt(1, v=2, u=3), lambda: E(1), lambda: F(1, 2))
+for call in calls:
+    try:
+        print(call())
+    except TypeError as e:
+        print(e)
+"""
+    )
+
+
+def test_a_named_tuples_subclass_passing_its_arguments_on_to_object_init_is_refused() -> None:
+    # A subclass's `super().__init__(x, y)` reaches object's `__init__`, which refuses
+    # arguments where the class has an `__init__` of its own (CPython's object_init);
+    # the fields, filled by `__new__` already, were taken silently. A named tuple's own
+    # objects take them, as CPython's (their `__new__` is not object's).
+    assert_as_cpython(
+        """
+from collections import namedtuple
+Pt = namedtuple("Pt", "x y")
+class Q(Pt):
+    def __init__(self, x, y):
+        try:
+            super().__init__(x, y)
+        except TypeError as e:
+            print(e)
+        super().__init__()
+        print("ok")
+Q(1, 2)
+p = Pt(1, 2)
+try:
+    p.__init__(5)
+except TypeError as e:
+    print(e)
+print(p.__init__(), Pt.__init__(p))
+try:
+    Pt.__init__(p, 1, 2)
+except TypeError as e:
+    print(e)
+"""
+    )
+
+
+def test_a_named_tuples_init_is_objects_read_off_its_class_and_set_back() -> None:
+    # CPython's named tuple has no `__init__`: `Pt.__init__` is object's, so a program
+    # that keeps it and sets it back (`orig = Pt.__init__`, `Pt.__init__ = f`, then
+    # `Pt.__init__ = orig`) makes its objects as before; here it was the filler read off
+    # the class, which binds to no object ("descriptor '__init__' requires a 'Pt'
+    # object"), and object's `__init__` given arguments for one was its TypeError.
+    assert_as_cpython(
+        """
+from collections import namedtuple
+Pt = namedtuple("Pt", "x y")
+print(Pt.__init__ is object.__init__)
+orig = Pt.__init__
+Pt.__init__ = lambda self, *a: print("f", self)
+print(Pt(1, 2))
+Pt.__init__ = orig
+print(Pt(3, 4), Pt.__init__(Pt(5, 6), 1, 2))
+class A(Pt):
+    __init__ = Pt.__init__
+p = Pt(1, 2)
+print(A(1, 2), object.__init__(p, 5), super(Pt, p).__init__(5), p.__init__(7))
+"""
+    )
+
+
 def test_a_named_tuple_with_an_init_of_its_own_holds_its_fields() -> None:
     # CPython's `tuple.__new__` fills the fields before any `__init__` runs; here the named
     # tuple's own `__init__` filled them, so one a subclass defines (or, now that it is
@@ -1946,3 +2100,58 @@ except ImportError as e:
     print(type(e).__name__, e.name, str(e).startswith("cannot import name 'foo' from 'coll"))
 """
     )
+
+
+def test_a_star_import_off_the_top_level_is_cpythons_syntax_error_of_any_module() -> None:
+    # CPython's compiler refuses `import *` in a function or class body whatever the
+    # module: one not here (or relative) in a function body was taken, to fail only if
+    # the function ran, and in a class body was its ModuleNotFoundError.
+    for source in (
+        "def f():\n    from plotnine import *\n",
+        "def f():\n    try:\n        from plotnine import *\n    except ImportError:\n        0\n",
+        "def f():\n    from . import *\n",
+        "class A:\n    from plotnine import *\n",
+        "def f():\n    from micrograd.utils import *\n",
+    ):
+        with pytest.raises(EngineError, match="import \\* only allowed at module level") as raised:
+            trace_source(source + TAIL)
+        assert raised.value.line == source.count("\n", 0, source.index("import *")) + 1
+
+
+def test_a_star_import_of_micrograds_package_binds_the_modules_it_holds_then() -> None:
+    # micrograd's `__init__.py` is empty: `from micrograd import *` binds the submodules
+    # imported so far, as CPython's binds a package's names; it and a star of a module of
+    # micrograd's that is not here said "`import *` is not available here". The lines are
+    # CPython's in a process of its own (this one has imported micrograd's modules).
+    source = """
+from micrograd import *
+try:
+    engine
+except NameError as error:
+    print(error)
+import micrograd.engine
+from micrograd import *
+print(engine.Value(2.0).data)
+try:
+    nn
+except NameError as error:
+    print(error)
+from micrograd.nn import MLP
+from micrograd import *
+print(nn.MLP is MLP)
+try:
+    from micrograd.utils import *
+except ImportError as error:
+    print(type(error).__name__, error)
+"""
+    assert printed_lines(trace_source(source + TAIL)) == [
+        "name 'engine' is not defined",
+        "2.0",
+        "name 'nn' is not defined",
+        "True",
+        "ModuleNotFoundError No module named 'micrograd.utils'",
+    ]
+    with pytest.raises(
+        EngineError, match=r"ModuleNotFoundError: No module named 'micrograd\.utils'"
+    ):
+        trace_source("from micrograd.utils import *\n" + TAIL)

@@ -550,6 +550,39 @@ def test_a_named_tuples_fields_stay_read_only_through_its_subclass_dict(reader: 
     assert caught.value.line == 6
 
 
+def test_a_named_tuples_new_reached_from_a_subclass_refuses_what_it_cannot_fill() -> None:
+    """`super().__new__(cls, ...)` of a named tuple's subclass fills the fields: 100,000
+    arguments or keywords are CPython's TypeErrors, at once; objects holding themselves
+    are fields as any, read-only as any named tuple's."""
+    source = """
+import collections
+P = collections.namedtuple('P', 'x y')
+class R(P):
+    def __new__(cls, *args, **kwargs):
+        return super().__new__(cls, *args, **kwargs)
+for make in (lambda: R(*range(10**5)), lambda: R(1, 2, **{f"k{i}": i for i in range(10**5)})):
+    try:
+        make()
+    except TypeError as e:
+        print(e)
+r = R(1, 2)
+r = R(r, r)
+try:
+    r.x = 5
+except AttributeError as e:
+    print(e)
+print(r.x.y)
+"""
+    started = time.monotonic()
+    assert printed_lines(trace_source(source + END, limits=Limits(time_limit=60.0)))[:4] == [
+        "P.__new__() takes 3 positional arguments but 100001 were given",
+        "P.__new__() got an unexpected keyword argument 'k0'",
+        "can't set attribute",
+        "2",
+    ]
+    assert time.monotonic() - started < 20.0
+
+
 def test_get_type_hints_keeps_what_it_compiles_of_a_few_forward_references_only() -> None:
     """An annotation whose value is a new string each time it is evaluated: each is
     parsed and compiled, but only a few are kept for the next call (every one kept was

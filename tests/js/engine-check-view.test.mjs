@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
-import { carriedPass } from "../../static/js/lab/engine-check-view.js";
+import { carriedPass, opsThatWrote } from "../../static/js/lab/engine-check-view.js";
 
 /** A backward frame of pass `pass` adding into `to`, whose gradient was `before`. */
 const add = (pass, to, before, delta = 1) => ({
@@ -24,5 +24,20 @@ describe("carriedPass: a pass that starts from an earlier pass's gradients", () 
     const frames = [add(0, "w", 0), add(0, "w", 1), update, add(1, "w", 0), add(1, "w", 1)];
     assert.equal(carriedPass({ frames }), -1);
     assert.equal(carriedPass({ frames: [add(0, "w", 0), add(0, "w", 1)] }), -1);
+  });
+});
+
+describe("opsThatWrote: the check's rows some rule wrote a gradient of", () => {
+  it("names a power's row as the check does: **k, ^k and a worded pow k", () => {
+    // A wrong forward (`self.data * k` under `f'pow {k}'`) leaves the `pow` row unchecked:
+    // its rules wrote, so the row and summary must not say backward() writes them itself.
+    const nodes = ["pow 2", "^3", "**-1", "Pow(0.5)", "tanh", "power", "pow 2x"].map((op, i) => ({
+      id: `n${i}`,
+      op,
+    }));
+    const frames = nodes.map((node) => ({ ...add(0, "a", 0), node: node.id }));
+    frames.push({ ...add(0, "a", 0), node: "n4", contributions: [] });
+    const rows = opsThatWrote({ nodes, frames });
+    assert.deepEqual([...rows].sort(), ["**", "Pow", "^", "pow", "pow 2x", "power", "tanh"]);
   });
 });

@@ -29,11 +29,12 @@ import { partedAtEnds } from "./mistakes.js";
 /**
  * @typedef {{nameOf: (id: string) => string, jump: (frame: number) => HTMLButtonElement,
  *   number: (value: number, frame: number) => HTMLElement, grad: string,
- *   writeLine: (frame: number, child: string) => number | null}} RowContext
+ *   writeLines: (frame: number, child: string) => number[]}} RowContext
  *   nameOf: a node's name on screen; jump: a new button to a frame; number: a number the
  *   row shows about that frame, which the quiz may hide; grad: the gradient's attribute
  *   as the learner's class names it (`check.grad`: `gradient`, `_grad`), else `grad`;
- *   writeLine: the line of the learner's write into `child` at that frame, if known
+ *   writeLines: the lines of the learner's writes into `child` at that frame (two for
+ *   `a * a`, whose local derivative is their sum), each once, where known
  */
 
 /**
@@ -76,7 +77,7 @@ function jumpButton(frame, onSeek, buttons) {
  * @param {boolean} wrote
  * @param {RowContext} ctx
  */
-function ruleRow(rule, wrote, { nameOf, jump, number, writeLine }) {
+function ruleRow(rule, wrote, { nameOf, jump, number, writeLines }) {
   const where = rule.line ? ` (line ${rule.line})` : "";
   /** @type {(Node | string)[]} */
   const parts = [html("code", { text: rule.op }), ` rule${where}: `, verdictMark(rule.verdict)];
@@ -102,8 +103,8 @@ function ruleRow(rule, wrote, { nameOf, jump, number, writeLine }) {
     const { child, learner, correct, frame, node } = rule.first;
     // The row's line is where the rule begins (`def _backward():`); the wrong factor is
     // in a write some lines below, which the learner has to find.
-    const line = writeLine(frame, child);
-    const at = line !== null && line !== rule.line ? ` on line ${line}` : "";
+    const lines = writeLines(frame, child).filter((line) => line !== rule.line);
+    const at = lines.length ? ` on line${lines.length > 1 ? "s" : ""} ${listed(lines)}` : "";
     parts.push(
       `. ${nameOf(node)}'s rule uses `,
       number(learner, frame),
@@ -137,6 +138,14 @@ function ruleRow(rule, wrote, { nameOf, jump, number, writeLine }) {
 }
 
 /**
+ * Numbers in words: "13", "13 and 14", "13, 14 and 15".
+ * @param {number[]} items
+ */
+function listed(items) {
+  return items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
+}
+
+/**
  * Whether any rule of a node ran: a backward() that adds each child's share in a loop of
  * its own (no rule per node) leaves the sort and `+=` nothing to judge.
  * @param {import("../passes/trace.js").Trace} trace
@@ -146,21 +155,39 @@ function ranRules(trace) {
 }
 
 /**
- * The ops (by the check's key, `**` for every `**k`) of which some node's rule wrote a
- * gradient: a rule that only returns its shares (`_grad_fn`), its backward()'s loop
- * writing them, writes none, nor does a recursion that runs no rule at all.
+ * The ops (by the check's rows, `**` for every `**k`: `rowOf`) of which some node's rule
+ * wrote a gradient: a rule that only returns its shares (`_grad_fn`), its backward()'s
+ * loop writing them, writes none, nor does a recursion that runs no rule at all.
  * @param {import("../passes/trace.js").Trace} trace
  * @returns {Set<string>}
  */
-function opsThatWrote(trace) {
+export function opsThatWrote(trace) {
   const opOf = new Map(trace.nodes.map((node) => [node.id, node.op]));
   const ops = new Set();
   for (const frame of trace.frames) {
     if (frame.phase !== "backward" || frame.contributions.length === 0) continue;
-    const op = opOf.get(frame.node) ?? "";
-    ops.add(op.startsWith("**") ? "**" : op);
+    ops.add(rowOf(opOf.get(frame.node) ?? ""));
   }
   return ops;
+}
+
+/**
+ * A power named in a word with its exponent (`pow 3`, `Pow(-1)`, `power_2`), as the
+ * engine check reads it (engine/lab/right_engine.py's WORDED_POWER, at most 64 characters).
+ */
+const WORDED_POWER = /^_*(pow|power)[ _:^(]*([-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)\)?$/i;
+
+/**
+ * The check's row of a node's op, as engine_check's `_row_name` names it: every `**k` is
+ * `**`, every `^k` is `^`, a worded power (`pow 3`) its word; any other op itself.
+ * Example: "pow 2" -> "pow"; "^3" -> "^"; "**-1" -> "**"; "tanh" -> "tanh"
+ * @param {string} op
+ */
+function rowOf(op) {
+  if (op.startsWith("**")) return "**";
+  if (op.startsWith("^")) return "^";
+  const worded = op.length <= 64 ? WORDED_POWER.exec(op) : null;
+  return worded ? worded[1] : op;
 }
 
 /**
@@ -413,10 +440,11 @@ export function mountEngineCheckView(
       return element;
     },
     grad: gradName(trace),
-    writeLine: (frame, child) => {
+    writeLines: (frame, child) => {
       const shown = trace.frames[frame];
-      if (shown?.phase !== "backward") return null;
-      return shown.contributions.find((c) => c.to === child)?.line ?? null;
+      if (shown?.phase !== "backward") return [];
+      const lines = shown.contributions.filter((c) => c.to === child).map((c) => c.line);
+      return [...new Set(lines.filter((line) => line !== undefined))];
     },
   };
   const wrote = opsThatWrote(trace);

@@ -17,20 +17,21 @@ from dataclasses import dataclass
 
 from backprop_animator.engine.lab.mistakes import Tape
 from backprop_animator.engine.trace.narrate import Names, fmt, ordinal, rule_text
+from backprop_animator.engine.trace.sentences import operand
 from backprop_animator.engine.value import Value
 
 SORT_TEXTS = {
     "assign": (
-        "Depth-first sort: {count}, each after its children. Seed {output}.grad = 1. "
+        "Depth-first sort: {count}, each after its children. Seed {operand}.grad = 1. "
         "The mistake is in the rules: each writes child.grad = … where += belongs."
     ),
     "append-first": (
         "Depth-first sort with the append before the loop over the children: {count}, "
-        "each placed before its children. Seed {output}.grad = 1, then walk the order "
+        "each placed before its children. Seed {operand}.grad = 1, then walk the order "
         "backwards, so children's rules run before their parents'."
     ),
     "no-sort": (
-        "No sort happened. Seed {output}.grad = 1, then walk depth-first from "
+        "No sort happened. Seed {operand}.grad = 1, then walk depth-first from "
         "{output}, running each node's rule the first time the walk reaches it."
     ),
 }
@@ -47,7 +48,8 @@ class Run:
 
 def sort_text(output: Value, count: int, name: Names, mistake: str) -> str:
     nodes = f"{count} {'node' if count == 1 else 'nodes'}"
-    return SORT_TEXTS[mistake].format(count=nodes, output=name(output))
+    said = name(output)
+    return SORT_TEXTS[mistake].format(count=nodes, output=said, operand=operand(said))
 
 
 class Story:
@@ -107,14 +109,14 @@ class Story:
         name = self.name
         writes[child] = count = writes.get(child, 0) + 1
         if self.mistake == "assign":
-            text = f"{name(child)}.grad = {fmt(local)} × {upstream} → {fmt(delta)}"
+            text = f"{operand(name(child))}.grad = {fmt(local)} × {upstream} → {fmt(delta)}"
             if count > 1:
                 text += (
                     f": this {ordinal(count)} write overwrote the {fmt(before)} already there; "
                     f"+= would have made it {fmt(before + delta)}"
                 )
             return text
-        text = f"{name(child)}.grad += {fmt(local)} × {upstream} → {fmt(before + delta)}"
+        text = f"{operand(name(child))}.grad += {fmt(local)} × {upstream} → {fmt(before + delta)}"
         ran = self.ran_at.get(child)
         # A leaf's rule does nothing: a late contribution to it is lost to no one.
         if ran is not None and ran < index and child._prev:
@@ -136,12 +138,12 @@ class Story:
         if self.mistake == "assign":
             return (
                 f"{name(node)} passes on {fmt(run.upstream)}, not the right engine's "
-                f"{fmt(right)}: a write into {name(node)}.grad overwrote part of it."
+                f"{fmt(right)}: a write into {operand(name(node))}.grad overwrote part of it."
             )
         if self.mistake == "append-first":
             return (
-                f"Too early: the right engine's {name(node)}.grad is {fmt(right)} here, but "
-                "its parents come after it in reversed(topo), so their rules have not run."
+                f"Too early: the right engine's {operand(name(node))}.grad is {fmt(right)} here, "
+                "but its parents come after it in reversed(topo), so their rules have not run."
             )
         late = [f"{fmt(delta)} from {name(parent)}" for delta, parent in self.late.get(node, [])]
         if not late:

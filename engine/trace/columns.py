@@ -44,6 +44,7 @@ from backprop_animator.engine.trace.sentences import (
     later_add,
     leaf_rule,
     nodes_word,
+    operand,
     rule_ran,
     sorted_nodes,
     worked_out,
@@ -452,7 +453,8 @@ class _Frames:
         if entry is None:
             return None  # a sort step's sentence is the lab's (`engine.lab.sort_steps`)
         count = len(self.out["topo"] if entry["topo"] is None else entry["topo"])
-        return sorted_nodes(str(count), nodes_word(count), self.name(entry["output"], pass_))
+        output = operand(self.name(entry["output"], pass_))
+        return sorted_nodes(str(count), nodes_word(count), output)
 
     def seed(self, frame: dict[str, Any], pass_: int) -> dict[str, Any] | None:
         """What a sort frame does to the replay (its seed, or what its backward() wrote),
@@ -620,7 +622,7 @@ class _Frames:
                 self.contribution_more[str(at)] = more
 
     def add_text(self, child: int, pass_: int, count: int, c: dict[str, Any]) -> str:
-        name = self.name(child, pass_)
+        name = operand(self.name(child, pass_))
         number = self.number
         local = "" if c["local"] is None else number(c["local"])
         upstream, after = number(c["upstream"]), number(c["after"])

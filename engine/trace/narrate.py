@@ -29,6 +29,7 @@ from backprop_animator.engine.trace.sentences import (
     later_add,
     leaf_rule,
     nodes_word,
+    operand,
     rule_ran,
     sorted_nodes,
     worked_out,
@@ -465,7 +466,7 @@ def build_blanks(node: Value, name: Names) -> tuple[str | None, bool]:
 
 
 def sort_text(output: Value, count: int, name: Names, grad: str = "grad") -> str:
-    return sorted_nodes(count, nodes_word(count), name(output), grad)
+    return sorted_nodes(count, nodes_word(count), operand(name(output)), grad)
 
 
 def by_hand_text(count: int, output: str, rule: str) -> str:
@@ -508,39 +509,39 @@ def own_sort_text(
     name as the learner's class writes it (`gradient`)."""
     own = name(output)
     if fault is None:
-        text = f"{own}.backward() runs the rules of the {count} {nodes_word(count)} that "
+        text = f"{operand(own)}.backward() runs the rules of the {count} {nodes_word(count)} that "
         text += f"reach {own}, each after those of the nodes that use it."
     else:
         node, consumer, runs = fault
         which = name(node)
         if consumer is node:
             text = (
-                f"{own}.backward() runs {which}'s rule, and {which} is among its own operands "
-                f"(its _prev): the graph has a loop, and no order runs every rule after those "
-                "of the nodes that use its node (one list of operands shared by several "
+                f"{operand(own)}.backward() runs {which}'s rule, and {which} is among its own "
+                "operands (its _prev): the graph has a loop, and no order runs every rule after "
+                "those of the nodes that use its node (one list of operands shared by several "
                 "nodes, as a default `[]` is?)."
             )
         elif consumer is not None:
             text = (
-                f"{own}.backward() runs {which}'s rule before that of {name(consumer)}, "
+                f"{operand(own)}.backward() runs {which}'s rule before that of {name(consumer)}, "
                 f"which uses {which}: {which} passes its gradient on before all of it "
                 "has arrived."
             )
         elif runs:
             text = (
-                f"{own}.backward() runs {which}'s rule {runs} times: each run passes "
+                f"{operand(own)}.backward() runs {which}'s rule {runs} times: each run passes "
                 f"{which}'s whole gradient on again."
             )
         else:
             text = (
-                f"{own}.backward() never runs {which}'s rule ({count} {nodes_word(count)} "
+                f"{operand(own)}.backward() never runs {which}'s rule ({count} {nodes_word(count)} "
                 f"reach {own}): nothing is passed on from {which}."
             )
     if seed != 1:
-        text += f" {own}.{grad} is {name.number(seed)} when the first rule runs, not 1: a "
+        text += f" {operand(own)}.{grad} is {name.number(seed)} when the first rule runs, not 1: a "
         text += "right engine seeds it with 1."
     else:
-        text += f" Seed {own}.{grad} = 1."
+        text += f" Seed {operand(own)}.{grad} = 1."
     return text + EACH_FRAME
 
 
@@ -570,7 +571,7 @@ def walk_text(output: str, count: int) -> str:
     from its output reaches each node (`child._backward()` inside a rule, or a walk
     that calls itself for each child), with no order worked out first."""
     return (
-        f"No sort here: {output}.backward() walks down from {output} ({count} "
+        f"No sort here: {operand(output)}.backward() walks down from {output} ({count} "
         f"{nodes_word(count)} reach it) and runs each node's rule as the walk reaches it, "
         "a call inside a call. Each frame below is one rule, in the order the walk runs "
         "them; a node the walk reaches twice runs its rule twice."
@@ -589,7 +590,7 @@ def no_rule_text(output: str, count: int) -> str:
     gradient (`child.grad += local`), so that no write says whose rule it is."""
     changes = "gradient changes" if count == 1 else "gradients change"
     return (
-        f"{output}.backward() calls no node's rule: it writes the gradients itself, so "
+        f"{operand(output)}.backward() calls no node's rule: it writes the gradients itself, so "
         f"there is no step per node to show. Its writes, seed included, are this frame: "
         f"{count} {changes}."
     )
@@ -634,7 +635,7 @@ def backward_text(
     step = steps.append
     for child, local, delta, before in contributions:
         received[child] = count = count_of(child, 0) + 1
-        child_name = name_of(child) or name(child)
+        child_name = operand(name_of(child) or name(child))
         after = before + delta
         if count == 1 and before != 0:
             step(
@@ -757,7 +758,7 @@ def own_rule_text(
         )
     for child, before in again:
         notes += (
-            f" {name(child)}.{grad} is a property whose setter adds what it is given: the "
+            f" {operand(name(child))}.{grad} is a property whose setter adds what it is given: the "
             f"{name.number(before)} already there is added again."
         )
     for child in dict.fromkeys(c[0] for c in contributions):
@@ -817,11 +818,11 @@ def unset_rule_text(
 
     Example: ` err's rule is the one __init__ gives every node (line 7), a leaf's, which
     passes nothing on: no rule of its own was set on it. A right rule writes
-    w*x+b.grad += 1 × −1.5; y.grad += −1 × −1.5.`"""
+    (w*x+b).grad += 1 × −1.5; y.grad += −1 × −1.5.`"""
     number = name.number
     upstream = number(node.grad)
     writes = "; ".join(
-        f"{name(child)}.{grad} += {number(local)} × {upstream}"
+        f"{operand(name(child))}.{grad} += {number(local)} × {upstream}"
         for child, local in _per_child(right).items()
     )
     return (
@@ -871,7 +872,8 @@ def returned_text(node: Value, name: Names, line: int | None) -> str:
     where = f" on line {line}" if line else ""
     return (
         f"{own} ({node._op}, grad {name.number(node.grad)}): its rule{where} returns a share "
-        f"of {own}.grad for each operand and writes none itself; backward()'s loop adds them."
+        f"of {operand(own)}.grad for each operand and writes none itself; backward()'s loop "
+        "adds them."
     )
 
 
@@ -947,7 +949,7 @@ def _write_steps(
         zip(contributions, writes, strict=True)
     ):
         received[child] = count = received.get(child, 0) + 1
-        child_name = name(child)
+        child_name = operand(name(child))  # before `.grad`: `(x1*w1).grad`
         factor = f"{number(local)} × {upstream}" if local is not None else None
         if write == "+=":
             term = factor or number(delta)
@@ -1127,9 +1129,9 @@ def _parted_factors(
             if abs(added - correct) <= 1e-9 * max(1.0, abs(correct)):
                 number = name.number
                 notes.append(
-                    f" {name(child)}.{grad} got {number(added)}, the right local derivative "
-                    f"alone: not multiplied by the upstream gradient {number(upstream)} (the "
-                    f"right share is {number(correct * upstream)})."
+                    f" {operand(name(child))}.{grad} got {number(added)}, the right local "
+                    f"derivative alone: not multiplied by the upstream gradient "
+                    f"{number(upstream)} (the right share is {number(correct * upstream)})."
                 )
                 continue
             before = had.get(child, 0.0) if writes.get(child) == 1.0 else 0.0
@@ -1141,8 +1143,9 @@ def _parted_factors(
             ):
                 number = name.number
                 notes.append(
-                    f" {name(child)}.{grad} got {number(added)}, the right local derivative "
-                    f"{number(correct)} times {name(child)}'s own gradient {number(before)}: "
+                    f" {operand(name(child))}.{grad} got {number(added)}, the right local "
+                    f"derivative {number(correct)} times {name(child)}'s own gradient "
+                    f"{number(before)}: "
                     f"not times the upstream gradient {number(upstream)} (the right share is "
                     f"{number(correct * upstream)})."
                 )

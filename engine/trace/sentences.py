@@ -11,16 +11,31 @@ Only sentences whose blanks the page can fill from the trace itself are here: a 
 (the bug lab's, a learner's own rule, the update frames) travel as text.
 
 Example: `first_add("x1", "−3", "0.5", "−1.5") -> 'x1.grad += −3 × 0.5 → −1.5'`, and
-`SENTENCES["first_add"] == '{child}.grad += {local} × {upstream} → {after}'`.
+`SENTENCES["first_add"] == '{child}.grad += {local} × {upstream} → {after}'`. A blank
+followed by `.grad` takes a name as `operand` writes it (`(x1*w1)`), here and on the page.
 """
 
 from __future__ import annotations
 
 import inspect
+import re
 from collections.abc import Callable
 from typing import NamedTuple
 
 from backprop_animator.engine.trace.number_format import MINUS
+
+# A name that reads as one operand before `.grad`: a plain name, or a path of attributes
+# and subscripts (`x1`, `layers[0].neurons[1].b`). Anything else is an expression, a
+# number or words (`x1*w1`, `−1`, `the * node`).
+_OPERAND = re.compile(r"[^\W\d]\w*(?:\.[^\W\d]\w*|\[[^\[\]]*\])*")
+
+
+def operand(name: str) -> str:
+    """A node's name as it stands before `.grad` or `.backward()`, bracketed unless it is
+    one operand already, so that `x1*w1`'s gradient does not read as `w1`'s:
+    `operand("x1*w1") -> '(x1*w1)'`, `operand("layers[0].b") -> 'layers[0].b'`. The page
+    writes its blanks the same way (`operand` in static/js/player/rule-text.js)."""
+    return name if _OPERAND.fullmatch(name) else f"({name})"
 
 
 def built(own: str, numeric: str, data: str) -> str:

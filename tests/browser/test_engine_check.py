@@ -390,7 +390,7 @@ def test_an_engine_with_no_rule_per_node_claims_nothing_it_could_not_check(
     # gradient, and the row names the node nearest c whose gradient parts (it said "right").
     assert check["sort"]["verdict"] == "wrong"
     expect(panel.get_by_test_id("engine-check-sort")).to_contain_text(
-        "a*b.grad ends different from a right engine's, so its writes are not the chain rule's"
+        "(a*b).grad ends different from a right engine's, so its writes are not the chain rule's"
     )
     expect(panel.get_by_test_id("engine-check-accumulation")).not_to_contain_text(
         "Every child keeps each share"

@@ -861,7 +861,7 @@ def test_a_rule_that_writes_its_own_gradient_is_said_from_the_gradient_it_was_gi
     assert [c["upstream"] for c in tanh["contributions"]] == [4.0, 4.0]
     assert tanh["text"] == (
         "h (tanh, grad 4): its own rule ran. h.grad = 0.5297 × 4: the 4 already there is "
-        "lost; x*w.grad += 2.119 → 2.119. h is this rule's own node, not one of its "
+        "lost; (x*w).grad += 2.119 → 2.119. h is this rule's own node, not one of its "
         "operands: the rule changes the gradient it was given."
     )
     h = next(node for node in trace["nodes"] if node["id"] == "n3")
@@ -1087,7 +1087,7 @@ def test_shares_a_rule_returns_and_the_loop_adds_are_one_run_of_that_rule() -> N
     # rule ran and wrote no gradient"), and the loop's line is the loop's, not the rule's
     # (it said "its rule on line 34 goes on", line 34 being `child.grad += g`).
     assert frames[5]["text"] == (
-        "a*b (*, grad 1): its rule on line 18 returns a share of a*b.grad for each operand "
+        "a*b (*, grad 1): its rule on line 18 returns a share of (a*b).grad for each operand "
         "and writes none itself; backward()'s loop adds them."
     )
     assert frames[6]["text"] == (
@@ -1121,7 +1121,7 @@ def test_a_rule_that_adds_to_its_own_gradient_is_not_said_to_have_lost_a_merged_
     # it with an equal node?)".
     trace = trace_source((PROGRAMS / "typo_out_for_other.py").read_text())
     assert _backward_texts(trace)[0] == (
-        "c (+, grad 1): its own rule ran. a*b.grad += 1 × 1 → 1; c.grad += 1 × 1; it held 1 "
+        "c (+, grad 1): its own rule ran. (a*b).grad += 1 × 1 → 1; c.grad += 1 × 1; it held 1 "
         "already, sum 1 + 1 = 2. The right local derivative for b is 1, not 0. c is this "
         "rule's own node, not one of its operands: the rule changes the gradient it was given."
     )
@@ -1151,8 +1151,8 @@ def test_an_assignment_that_keeps_the_old_gradient_is_said_as_a_sum() -> None:
     notebook = ROOT / "tests" / "engine" / "public_code" / "ea0011_autodiff_micrograd_notebook.py"
     trace = trace_source(notebook.read_text())
     assert trace["frames"][43]["text"] == (
-        "x1 * w1 + x2 * w2 + b *  (*, grad 0.8536): multiply by the other factor. x1 * w1 + "
-        "x2 * w2 + b._grad += 2 × 0.8536; 2nd +=, sum −1.207 + 1.707 = 0.5; 2._grad += "
+        "x1 * w1 + x2 * w2 + b *  (*, grad 0.8536): multiply by the other factor. (x1 * w1 + "
+        "x2 * w2 + b)._grad += 2 × 0.8536; 2nd +=, sum −1.207 + 1.707 = 0.5; (2)._grad += "
         "0.8814 × 0.8536 → 0.7523."
     )
     assert trace["engine_check"]["accumulation"]["verdict"] == "right"
@@ -1401,7 +1401,7 @@ def test_rules_a_tape_keeps_from_an_earlier_pass_are_named_as_extra_writes() -> 
     assert stale == [(15, "n5"), (16, "n4"), (17, "n3")]  # pass 1's loss, y and w*x
     assert all(frames[i]["pass"] == 1 for i, _ in stale)
     assert frames[16]["text"] == (
-        "y (+, grad 8): its own rule ran. w*x.grad += 1 × 8; it held 4 already, sum 4 + 8 = 12; "
+        "y (+, grad 8): its own rule ran. (w*x).grad += 1 × 8; it held 4 already, sum 4 + 8 = 12; "
         "b.grad += 1 × 8; 2nd +=, "
         "sum 2 + 8 = 10. This y is pass 1's node, which pass 2's loss does not reach: its rule "
         "is left over from pass 1 (the list of rules backward() runs was not cleared). A right "
@@ -1505,7 +1505,7 @@ def test_a_loop_on_one_line_that_adds_what_grad_fn_returns_is_said_as_that_loop(
         f"y (tanh, grad 1): its rule on line {tanh} returns a share of y.grad for each operand "
         "and writes none itself; backward()'s loop adds them.",
         f"y (tanh, grad 1): the loop on line {loop} adds the shares its rule returned. "
-        "x*w+b.grad += 0.7864 → 0.7864.",
+        "(x*w+b).grad += 0.7864 → 0.7864.",
     ]
     assert trace["passes"][0]["backward"]["call"] == loop
     rule = next(n["rule"] for n in trace["nodes"] if n["id"] == frames[0]["node"])
@@ -1823,7 +1823,7 @@ def test_a_rule_never_set_on_its_node_is_said_so_with_what_a_right_rule_writes()
     assert err["text"] == (
         "err (-, grad −1.5): its rule ran and wrote no gradient. err's rule is the one "
         "__init__ gives every node (line 7), a leaf's, which passes nothing on: no rule of "
-        "its own was set on it. A right rule writes w*x+b.grad += 1 × −1.5; y.grad += −1 × "
+        "its own was set on it. A right rule writes (w*x+b).grad += 1 × −1.5; y.grad += −1 × "
         "−1.5."
     )
     row = next(row for row in trace["engine_check"]["rules"] if row["op"] == "-")
@@ -1836,7 +1836,7 @@ def test_a_rule_never_set_on_its_node_is_said_so_with_what_a_right_rule_writes()
         texts.count(
             "GELU(0) (GELU, grad 1): its rule ran and wrote no gradient. GELU(0)'s rule is the "
             "one __init__ gives every node (line 26), a leaf's, which passes nothing on: no rule "
-            "of its own was set on it. A right rule writes 0.grad += 0.5 × 1."
+            "of its own was set on it. A right rule writes (0).grad += 0.5 × 1."
         )
         == 1
     )

@@ -8,6 +8,7 @@ import pytest
 
 from backprop_animator.engine import program_examples, trace_source, trace_value
 from backprop_animator.engine.trace.narrate import MAX_LABEL_IN_TEXT
+from backprop_animator.engine.trace.sentences import operand
 from tests.engine.cpython import printed_lines, run_in_cpython
 
 
@@ -123,9 +124,9 @@ def test_a_running_sum_kept_in_one_variable_is_loss_only_at_its_last_sum(source:
     assert texts[named["0+d*d"]["id"]].startswith("0+d*d = 0 + 2.25 = 2.25")
     rules = [frame["text"] for frame in trace["frames"] if frame["phase"] == "backward"]
     assert rules[0].startswith("loss (+, grad 1)")
-    assert "0+d*d.grad += 1 × 1 → 1; d*d.grad += 1 × 1 → 1." in rules[0]
+    assert "(0+d*d).grad += 1 × 1 → 1; (d*d).grad += 1 × 1 → 1." in rules[0]
     assert "loss.grad" not in " ".join(rules)
-    assert "0.grad += 1 × 1 → 1" in " ".join(rules)
+    assert "(0).grad += 1 × 1 → 1" in " ".join(rules)
     for node in trace["nodes"]:  # no node is called as one of its operands is
         operands = {nodes[e["source"]]["name"] for e in trace["edges"] if e["target"] == node["id"]}
         assert node["name"] not in operands, node
@@ -436,3 +437,33 @@ def test_a_learners_own_minus_rule_onto_a_held_gradient_says_the_difference() ->
         "a.grad += 1 × 1; it held 1 already, sum 1 + 1 = 2; "
         "b.grad -= 1 × 1; it held −1 already, sum −1 − 1 = −2."
     )
+
+
+@pytest.mark.parametrize(
+    ("name", "written"),
+    [
+        # The same cases as tests/js/rule-text.test.mjs's test of the page's `operand`.
+        ("x1", "x1"),
+        ("layers[0].neurons[1].w[2]", "layers[0].neurons[1].w[2]"),
+        ("w[i+1]", "w[i+1]"),
+        ("αβ", "αβ"),
+        ("x1*w1", "(x1*w1)"),
+        ("\u22121", "(\u22121)"),
+        ("2", "(2)"),
+        ("the * node", "(the * node)"),
+        ("tanh(n)", "(tanh(n))"),
+        ("n.w[0]*x[0]", "(n.w[0]*x[0])"),
+        ("b+\u2026+w[2]*3", "(b+\u2026+w[2]*3)"),
+    ],
+)
+def test_a_name_before_grad_is_bracketed_unless_it_is_one_operand(name: str, written: str) -> None:
+    assert operand(name) == written
+
+
+def test_an_expression_s_gradient_is_written_with_brackets_in_every_text() -> None:
+    # `x1*w1+x2*w2.grad` read as w2's gradient: the rule's text and the sort's seed
+    # bracket a name that is not one operand, as the code panel and the quiz do.
+    trace = trace_source("a = Value(2.0)\nb = Value(-3.0)\n(a*b + a).backward()\n")
+    texts = [frame["text"] for frame in trace["frames"]]
+    assert "Seed (a*b+a).grad = 1" in texts[2]
+    assert "(a*b).grad += 1 × 1 → 1; a.grad += 1 × 1 → 1." in texts[3]

@@ -265,7 +265,7 @@ SAID = {
     "prev_list_sort_no_visited": "This is the 2nd run of e's rule in this pass.",
     "op_dispatch_relu_ge": "The right local derivative for the + node is 0, not 1.",
     "slots_topo_append_outside_if": "h (tanh, grad 1): local derivative 1 − tanh². "
-    "x*w.grad += 0.7116 × 1 → 0.7116.",
+    "(x*w).grad += 0.7116 × 1 → 0.7116.",
     "bigram_log_no_upstream": "prob.grad got 2.015, the right local derivative alone: not "
     "multiplied by the upstream gradient −0.04348 (the right share is −0.08761).",
 }

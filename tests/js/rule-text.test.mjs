@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
+import { operand } from "../../static/js/player/format.js";
 import {
   attribute,
   backwardLines,
@@ -85,6 +86,24 @@ describe("names of rules", () => {
   it("maps every power to the ** rule", () => assert.equal(ruleKey("**-1.0"), "**"));
   it("brackets operands in attributes", () =>
     assert.equal(attribute("den**-1", "data"), "(den**-1).data"));
+  it("brackets a name before .grad as the engine's texts do (sentences.py's operand)", () => {
+    // The same cases as tests/engine/test_narrate.py's test of `operand`.
+    const cases = {
+      x1: "x1",
+      "layers[0].neurons[1].w[2]": "layers[0].neurons[1].w[2]",
+      "w[i+1]": "w[i+1]",
+      αβ: "αβ",
+      "x1*w1": "(x1*w1)",
+      "\u22121": "(\u22121)",
+      2: "(2)",
+      "the * node": "(the * node)",
+      "tanh(n)": "(tanh(n))",
+      "n.w[0]*x[0]": "(n.w[0]*x[0])",
+      "b+\u2026+w[2]*3": "(b+\u2026+w[2]*3)",
+    };
+    for (const [name, written] of Object.entries(cases)) assert.equal(operand(name), written);
+    assert.equal(attribute("n.w[0]", "grad"), "n.w[0].grad");
+  });
   it("writes the power rule's local derivative", () =>
     assert.equal(
       localSymbol(OPS, "**-1.0", "o", "den", "den"),

@@ -8,7 +8,7 @@
  * data-correct-grad), and [data-testid=bug-lab-early] while a rule runs with a
  * gradient the right engine would not have given it (no-sort's fork at e).
  */
-import { formatValue } from "../player/format.js";
+import { formatValue, operand } from "../player/format.js";
 import { countPartedAtEnds, differs, mistakeInfo, partedAt, rightGrads } from "./mistakes.js";
 import { html } from "../player/svg.js";
 
@@ -103,7 +103,7 @@ export function mountBugLabView(container, { timeline, names }) {
           "data-correct-grad": String(correct),
         },
         [
-          html("code", { text: `${names[node]}.grad` }),
+          html("code", { text: `${operand(names[node])}.grad` }),
           " is ",
           html("strong", { class: "bug-lab-wrong", text: formatValue(grad) }),
           "; the right engine gives ",

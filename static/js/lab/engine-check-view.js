@@ -21,7 +21,7 @@
  * Example: the article's engine with `=` in every rule shows "+=: wrong" with
  * "Show frame 8", and its rows for + and * say "right".
  */
-import { formatValue } from "../player/format.js";
+import { formatValue, operand } from "../player/format.js";
 import { gradName } from "../player/rule-text.js";
 import { html } from "../player/svg.js";
 import { partedAtEnds } from "./mistakes.js";
@@ -209,9 +209,9 @@ function sortRow(sort, trace, { nameOf, jump, grad }) {
       sortFirst.consumer === sortFirst.node
         ? `. ${who} is among its own operands: the graph has a loop, so no order runs every rule after those of its node's consumers. `
         : sortFirst.consumer
-          ? `. ${who}'s rule runs before ${nameOf(sortFirst.consumer)}'s has added to ${who}.${grad}. `
+          ? `. ${who}'s rule runs before ${nameOf(sortFirst.consumer)}'s has added to ${operand(who)}.${grad}. `
           : there?.phase === "sort"
-            ? `. backward() runs no node's rule (it writes the gradients itself): there is no order of rules to judge, but ${who}.${grad} ends different from a right engine's, so its writes are not the chain rule's. `
+            ? `. backward() runs no node's rule (it writes the gradients itself): there is no order of rules to judge, but ${operand(who)}.${grad} ends different from a right engine's, so its writes are not the chain rule's. `
             : from !== undefined && there
               ? `. Pass ${(there.pass ?? 0) + 1} also runs the rule${where} of pass ${from + 1}'s ${who}, left over (nothing cleared the list of rules): pass ${(there.pass ?? 0) + 1}'s output does not reach it, so a right engine does not run it, and what it adds is extra. `
               : ranHere
@@ -267,7 +267,7 @@ function accumulationRow(accumulation, trace, wrote, { nameOf, jump, number, gra
         ? "backward() itself, between two rules,"
         : `${nameOf(lost.node)}'s rule`;
     sumParts.push(
-      `. ${writer} writes ${nameOf(lost.child)}.${grad} with ${again ? write.write : "="}${where}, ${again ? `through a setter that adds what it is given: the ` : "and the "}`,
+      `. ${writer} writes ${operand(nameOf(lost.child))}.${grad} with ${again ? write.write : "="}${where}, ${again ? `through a setter that adds what it is given: the ` : "and the "}`,
       number(lost.lost, lost.frame),
       again ? " already there is added again. " : " already there is lost. ",
       jump(lost.frame),

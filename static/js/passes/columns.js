@@ -16,7 +16,7 @@
  * Example: readTrace(await response.json()) is a Trace whatever the encoding was.
  */
 
-import { formatValue } from "../player/format.js";
+import { formatValue, operand } from "../player/format.js";
 
 const MINUS = "\u2212";
 const PHASES = /** @type {const} */ ({ b: "build", s: "sort", k: "backward", u: "update" });
@@ -407,7 +407,7 @@ class Replay {
       return fill(this.columns.sentences.sorted_nodes, {
         count: String(count),
         nodes: count === 1 ? "node" : "nodes",
-        output: this.name(output, pass),
+        output: operand(this.name(output, pass)),
       });
     }
     const rule = /** @type {import("./trace.js").BackwardFrame} */ (frame);
@@ -459,7 +459,7 @@ class Replay {
     const steps = contributions.map((c, j) => {
       const nth = this.nth[first + j];
       const blanks = {
-        child: this.name(/** @type {number} */ (this.index.get(c.to)), pass),
+        child: operand(this.name(/** @type {number} */ (this.index.get(c.to)), pass)),
         local: c.local === null ? "" : this.number(c.local),
         upstream: this.number(c.upstream),
         after: this.number(c.after),

@@ -135,3 +135,17 @@ export function formatSigned(x, digits = SIGNIFICANT) {
   const text = formatValue(x, digits);
   return text.startsWith(MINUS) || text === "nan" ? text : `+${text}`;
 }
+
+// A name that reads as one operand before `.grad`: a plain name, or a path of attributes
+// and subscripts (`x1`, `layers[0].neurons[1].b`); engine/trace/sentences.py's _OPERAND
+// (Python's `\w`: letters, numbers and `_`).
+const OPERAND =
+  /^[\p{L}\p{Nl}\p{No}_][\p{L}\p{N}_]*(?:\.[\p{L}\p{Nl}\p{No}_][\p{L}\p{N}_]*|\[[^[\]]*\])*$/u;
+
+/**
+ * A node's name as it stands before `.grad`, bracketed unless it is one operand already,
+ * as the engine writes its texts (`operand` in engine/trace/sentences.py).
+ * Example: operand("x1*w1") -> "(x1*w1)"; operand("layers[0].b") -> "layers[0].b".
+ * @param {string} name
+ */
+export const operand = (name) => (OPERAND.test(name) ? name : `(${name})`);

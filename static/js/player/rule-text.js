@@ -7,7 +7,7 @@
  *   substitutions -> [{symbolic: "x1.grad += w1.data × (x1*w1).grad", numeric: "= −3.0 × 0.5 = −1.5",
  *   result: "→ x1.grad = −1.5"}, …]
  */
-import { formatValue } from "./format.js";
+import { formatValue, operand } from "./format.js";
 import { exponentOf, factsOf, fill, opKey } from "../passes/op-facts.js";
 
 /**
@@ -136,14 +136,14 @@ export function ruleSource(rules, ops, op) {
 }
 
 /**
- * A node's attribute as Python would need it written: names that are not plain
- * identifiers are bracketed. Example: attribute("x1*w1", "grad") -> "(x1*w1).grad";
- * attribute("-1", "grad") -> "(-1).grad"; attribute("e", "data") -> "e.data".
+ * A node's attribute as Python would need it written: names that are not one operand
+ * (a plain name or a path) are bracketed, as the engine's texts write them.
+ * Example: attribute("x1*w1", "grad") -> "(x1*w1).grad"; attribute("-1", "grad") ->
+ * "(-1).grad"; attribute("e", "data") -> "e.data"; attribute("n.w[0]", "grad") -> "n.w[0].grad".
  * @param {string} name
  * @param {string} attr
  */
-export const attribute = (name, attr) =>
-  /^[A-Za-z_]\w*$/.test(name) ? `${name}.${attr}` : `(${name}).${attr}`;
+export const attribute = (name, attr) => `${operand(name)}.${attr}`;
 
 /**
  * The local derivative of a child as the rule computes it, from the engine's template

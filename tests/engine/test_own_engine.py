@@ -1785,7 +1785,9 @@ print(c.x)
         trace_source(source)
     message = str(caught.value)
     assert "Node objects have a pass, backpropagate(), but are no graph nodes" in message
-    assert "it has no `grad` attribute" in message
+    # (`d` is a gradient's name, a course's adjoint: test_public_code_fixes.py; `x` is
+    # no number's)
+    assert "it has no number attribute" in message
     assert run_in_cpython(source) == ["6.0"]
     plain = "class Counter:\n    def __init__(self):\n        self.n = 0.5\nc = Counter()\n"
     with pytest.raises(EngineError) as plain_caught:

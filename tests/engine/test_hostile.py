@@ -3476,3 +3476,55 @@ def test_a_star_import_run_again_and_again_is_charged_a_step_a_name() -> None:
     # Only at a module's top level, as CPython compiles it: in a class body too.
     with pytest.raises(EngineError, match="import \\* only allowed at module level"):
         trace_source("class A:\n    from math import *\n" + END)
+
+
+# A rule set on the wrong node is judged on the row of the node it was made for, read off
+# the call it was made in (`Recorder.rule_maker`): a call holding thousands of nodes, a
+# rule closing over a node among its own operands, a rule made at the top level.
+RULE_ON_SELF = """\
+class V:
+    def __init__(self, data, _children=(), _op=''):
+        self.data = data
+        self.grad = 0.0
+        self._backward = lambda: None
+        self._prev = _children
+        self._op = _op
+    def __mul__(self, other):
+        out = V(self.data * other.data, (self, other), '*')
+        many = [V(float(i)) for i in range(3000)]
+        loose = {f'n{i}': n for i, n in enumerate(many[:50])}
+        def _backward():
+            self.grad += other.data * out.grad + 0 * len(many) + 0 * len(loose)
+            other.grad += self.data * out.grad
+        self._backward = _backward
+        return out
+    def backward(self):
+        topo, seen = [], set()
+        def build(v):
+            if v not in seen:
+                seen.add(v)
+                for c in v._prev:
+                    build(c)
+                topo.append(v)
+        build(self)
+        self.grad = 1.0
+        for v in reversed(topo):
+            v._backward()
+a = V(2.0)
+b = a * a
+c = b * b
+c._prev = (c, b)
+def top():
+    a.grad += 1.0
+b._backward = top
+c.backward()
+print(a.grad, b.grad)
+"""
+
+
+def test_a_rule_set_on_the_wrong_node_is_judged_in_bounded_work() -> None:
+    started = time.perf_counter()
+    trace = trace_source(RULE_ON_SELF, limits=Limits(time_limit=60.0))
+    assert time.perf_counter() - started < 30.0
+    rows = {row["op"]: row["verdict"] for row in trace["engine_check"]["rules"]}
+    assert set(rows) == {"*"}

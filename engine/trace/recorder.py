@@ -3175,13 +3175,14 @@ def unheld_refusal(instance: PInstance) -> None:
 
 def op_of_class(name: str) -> str | None:
     """The op an op class's name stands for: `Mul`, `MulBackward0`, `MulFunction`: `*`
-    (the names `OP_OF_METHOD` knows, `mul`, `tanh`…), else None."""
+    (the names `OP_OF_METHOD` knows, `mul`, `tanh`…, and the words an op is named by,
+    `OP_WORDS`: a tutorial's `Multiply(Node)`, `Divide`, `Subtract`), else None."""
     key = name.lower()
     for suffix in ("backward0", "backward", "function", "fn", "op"):
         if key.endswith(suffix) and len(key) > len(suffix):
             key = key[: -len(suffix)]
             break
-    return ops.OP_OF_METHOD.get(key)
+    return ops.OP_OF_METHOD.get(key) or OP_WORDS.get(key)
 
 
 def op_of_subclass(cls: PClass, making: bool) -> str:

@@ -1819,3 +1819,84 @@ def test_a_walk_that_resets_each_inner_node_once_passed_on_is_no_lost_share() ->
     trace = trace_source(inner_only)
     assert printed_lines(trace) == run_in_cpython(inner_only)
     assert trace["engine_check"]["accumulation"] == {"verdict": "right", "first": None}
+
+
+# One class for each op, named for it in a word as a tutorial names them (`Multiply`,
+# `Subtract`, `Divide`), each with its own `_backward` method, under a `Node` base.
+OP_CLASSES = """\
+class Node:
+    def __init__(self, value, parents=()):
+        self.value = value
+        self.grad = 0.0
+        self.parents = parents
+
+    def _backward(self):
+        pass
+
+    def backward(self):
+        order, seen = [], set()
+
+        def visit(n):
+            if n not in seen:
+                seen.add(n)
+                for p in n.parents:
+                    visit(p)
+                order.append(n)
+        visit(self)
+        self.grad = 1.0
+        for n in reversed(order):
+            n._backward()
+
+
+class Multiply(Node):
+    def __init__(self, a, b):
+        super().__init__(a.value * b.value, (a, b))
+
+    def _backward(self):
+        a, b = self.parents
+        a.grad += b.value * self.grad
+        b.grad += a.value * self.grad
+
+
+class Subtract(Node):
+    def __init__(self, a, b):
+        super().__init__(a.value - b.value, (a, b))
+
+    def _backward(self):
+        a, b = self.parents
+        a.grad += self.grad
+        b.grad -= self.grad
+
+
+class Divide(Node):
+    def __init__(self, a, b):
+        super().__init__(a.value / b.value, (a, b))
+
+    def _backward(self):
+        a, b = self.parents
+        a.grad += self.grad / b.value
+        b.grad -= a.value / b.value ** 2 * self.grad
+
+
+x, y = Node(3.0), Node(2.0)
+z = Divide(Subtract(Multiply(x, y), y), x)
+z.backward()
+print(x.grad, y.grad)
+"""
+
+
+def test_op_classes_named_for_their_op_in_a_word_are_those_ops() -> None:
+    # `Multiply`, `Subtract`, `Divide` were ops of the program's own, nameless (rows "",
+    # "unchecked"): only `Mul`, `Sub`, `Div` were read as the ops.
+    trace = trace_source(OP_CLASSES)
+    assert printed_lines(trace) == run_in_cpython(OP_CLASSES)
+    ops = [node["op"] for node in trace["nodes"] if node["kind"] == "op"]
+    assert sorted(ops) == ["*", "-", "/"]
+    rows = {row["op"]: row["verdict"] for row in trace["engine_check"]["rules"]}
+    assert rows == {"*": "right", "-": "right", "/": "right"}
+    wrong = OP_CLASSES.replace(
+        "b.grad -= a.value / b.value ** 2", "b.grad += a.value / b.value ** 2"
+    )
+    rows = {row["op"]: row["verdict"] for row in trace_source(wrong)["engine_check"]["rules"]}
+    assert rows == {"*": "right", "-": "right", "/": "wrong"}
+    assert printed_lines(trace_source(wrong)) == run_in_cpython(wrong)

@@ -2501,6 +2501,15 @@ class Recorder:
                 "adds into it"
             )
         apart = graph_kept_apart(globals_)
+        if apart is not None and carried_forward(apart[0], globals_):
+            value, number, gradient = apart
+            raise ProgramError(
+                f"the program's {value.cls.name} objects carry a derivative ({gradient}) "
+                f"forward with their number ({number}): dual numbers, forward mode, which "
+                "has no graph and no backward pass to draw. This traces reverse mode: keep "
+                "each node's operands on the node it makes (out._prev = (self, other)), a "
+                "grad, and call .backward() on the output"
+            )
         if apart is not None:
             value, number, gradient = apart
             raise ProgramError(
@@ -3054,6 +3063,26 @@ def graph_of_dicts(globals_: dict[str, Any]) -> tuple[str, ...] | None:
         if number is not None and gradient is not None and links is not None:
             found = (number, gradient, links)
     return found
+
+
+def carried_forward(value: PInstance, globals_: dict[str, Any]) -> bool:
+    """Whether an object with a number and a gradient but no operands (`graph_kept_apart`)
+    is a dual number of forward mode (`Num(value, derivative)`, `Dual(f, d)`): its class
+    and its bases of the program have no method named for a pass (`backward`,
+    `backprop`: `RULE_WORDS`), and neither it nor the program's globals keep a list of
+    the program's objects (a tape: an adjoint course's `tape` of `Block`s). Bounded by
+    its classes' namespaces, its own attributes and 4,096 globals, each list's first
+    item."""
+    for item in chain(value.attrs.values(), islice(globals_.values(), 4096)):
+        if type(item) is list and item and type(item[0]) is PInstance:
+            return False
+    return not any(
+        type(member) is Function and any(word in name.lower() for word in RULE_WORDS)
+        for cls in value.cls.mro
+        if not cls.builtin
+        for name, member in cls.namespace.items()
+        if type(name) is str
+    )
 
 
 def graph_kept_apart(globals_: dict[str, Any]) -> tuple[PInstance, str, str] | None:

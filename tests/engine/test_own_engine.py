@@ -1900,3 +1900,31 @@ def test_op_classes_named_for_their_op_in_a_word_are_those_ops() -> None:
     rows = {row["op"]: row["verdict"] for row in trace_source(wrong)["engine_check"]["rules"]}
     assert rows == {"*": "right", "-": "right", "/": "wrong"}
     assert printed_lines(trace_source(wrong)) == run_in_cpython(wrong)
+
+
+def test_dual_numbers_of_forward_mode_are_refused_as_forward_mode() -> None:
+    # A tutorial's `Num(value, derivative)`: the derivative rides along with the number,
+    # no graph, no pass. It was told its "graph kept elsewhere" had no backward() pass.
+    source = """\
+class Num:
+    def __init__(self, value, derivative=1.0):
+        self.value = value
+        self.derivative = derivative
+
+    def __add__(self, other):
+        if isinstance(other, Num):
+            return Num(self.value + other.value, self.derivative + other.derivative)
+        return Num(self.value + other, self.derivative)
+
+    def __mul__(self, other):
+        slope = self.value * other.derivative + self.derivative * other.value
+        return Num(self.value * other.value, slope)
+
+
+x = Num(3.0)
+y = x * x + 1
+print(y.value, y.derivative)
+"""
+    assert run_in_cpython(source) == ["10.0 6.0"]
+    with pytest.raises(EngineError, match="dual numbers, forward mode, which has no graph"):
+        trace_source(source)

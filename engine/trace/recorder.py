@@ -2501,7 +2501,7 @@ class Recorder:
                 "adds into it"
             )
         apart = graph_kept_apart(globals_)
-        if apart is not None and carried_forward(apart[0], globals_):
+        if apart is not None and carried_forward(apart[0], apart[2], globals_):
             value, number, gradient = apart
             raise ProgramError(
                 f"the program's {value.cls.name} objects carry a derivative ({gradient}) "
@@ -3065,17 +3065,24 @@ def graph_of_dicts(globals_: dict[str, Any]) -> tuple[str, ...] | None:
     return found
 
 
-def carried_forward(value: PInstance, globals_: dict[str, Any]) -> bool:
+def carried_forward(value: PInstance, gradient: str, globals_: dict[str, Any]) -> bool:
     """Whether an object with a number and a gradient but no operands (`graph_kept_apart`)
-    is a dual number of forward mode (`Num(value, derivative)`, `Dual(f, d)`): its class
-    and its bases of the program have no method named for a pass (`backward`,
-    `backprop`: `RULE_WORDS`), and neither it nor the program's globals keep a list of
-    the program's objects (a tape: an adjoint course's `tape` of `Block`s). Bounded by
-    its classes' namespaces, its own attributes and 4,096 globals, each list's first
-    item."""
+    is a dual number of forward mode (`Num(value, derivative)`, `Dual(f, d)`): its
+    "gradient" is named as a derivative is (`derivative`, `d`; a `grad` is a reverse
+    mode's), its class and its bases of the program have no method named for a pass
+    (`backward`, `backprop`: `RULE_WORDS`), and neither it nor the program's globals keep
+    a list of the program's objects or of records holding one first (a tape: an adjoint
+    course's `tape` of `Block`s, a Wengert list's `(out, inputs)`). Bounded by its
+    classes' namespaces, its own attributes and 4,096 globals, each list's first item."""
+    if gradient not in FORWARD_DERIVATIVE_NAMES:
+        return False
     for item in chain(value.attrs.values(), islice(globals_.values(), 4096)):
-        if type(item) is list and item and type(item[0]) is PInstance:
-            return False
+        if type(item) is list and item:
+            first = item[0]
+            if (type(first) is tuple or type(first) is list) and first:
+                first = first[0]
+            if type(first) is PInstance:
+                return False
     return not any(
         type(member) is Function and any(word in name.lower() for word in RULE_WORDS)
         for cls in value.cls.mro
@@ -3083,6 +3090,10 @@ def carried_forward(value: PInstance, globals_: dict[str, Any]) -> bool:
         for name, member in cls.namespace.items()
         if type(name) is str
     )
+
+
+# What a dual number of forward mode calls the derivative it carries (`carried_forward`)
+FORWARD_DERIVATIVE_NAMES = ("derivative", "d")
 
 
 def graph_kept_apart(globals_: dict[str, Any]) -> tuple[PInstance, str, str] | None:

@@ -3528,3 +3528,17 @@ def test_a_rule_set_on_the_wrong_node_is_judged_in_bounded_work() -> None:
     assert time.perf_counter() - started < 30.0
     rows = {row["op"]: row["verdict"] for row in trace["engine_check"]["rules"]}
     assert set(rows) == {"*"}
+
+
+def test_annotations_looked_up_are_charged_and_bounded() -> None:
+    # A `def` whose annotations name thousands of names, made again and again in a loop:
+    # each lookup is charged, so the loop ends at the steps bound. A deeply nested one is
+    # walked without recursion; names inside strings and lambdas are never looked up.
+    names = ", ".join("T" for _ in range(2000))
+    loop = "for _ in range(1_000):\n    def f(x: Tuple[" + names + "]) -> None:\n        pass\n"
+    source = "from typing import Tuple\nT = int\n" + loop
+    with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
+        trace_source(source + END, limits=SMALL)
+    deep = "List[" * 150 + "int" + "]" * 150
+    trace_source(f"from typing import List\ndef f(x: {deep}) -> 'Nope':\n    pass\n" + END)
+    trace_source("def f(x: (lambda: Nope), y: 'Nope') -> None:\n    pass\n" + END)

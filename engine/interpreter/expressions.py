@@ -686,13 +686,16 @@ class ExpressionCompiler:
 
     def not_ours(self, look: Expr, ours: Any, node: ast.Name) -> Expr:
         """`look`, but a NameError where it finds `ours`, a built-in of the interpreter's
-        own (`annotation_lookups`)."""
+        own, while the program's globals have no such name yet (`annotation_lookups`): an
+        import of micrograd's `Value` binds it, and is found."""
         line, column = self.pos(node)
-        words = f"name '{node.id}' is not defined"
+        name = node.id
+        words = f"name '{name}' is not defined"
+        globals_ = self.globals
 
         def looked(f: Frame) -> Any:
             found = look(f)
-            if found is ours:
+            if found is ours and name not in globals_:  # (not bound yet: ours, not theirs)
                 raise ProgramError(words, line, column, kind="NameError")
             return found
 

@@ -1950,3 +1950,8 @@ def outer():
 print(g([1]), outer())
 """
     )
+    # micrograd's `Value`, imported, is the program's own name: found
+    assert_as_cpython(
+        "from micrograd.engine import Value\nclass Neuron:\n"
+        "    def __call__(self, x: Value) -> Value:\n        return x\nprint(1)\n"
+    )

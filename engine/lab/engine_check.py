@@ -125,7 +125,6 @@ def check_run(
     stale_frames: dict[int, int] | None = None,
     walk_faults: dict[int, Value] | None = None,
     right_orders: Collection[int] = (),
-    rule_maker: Callable[[Value], Value | None] | None = None,
 ) -> dict[str, Any]:
     """Where a program's own Value class parts from a right engine, read off the
     recorder's own tables as its trace is written: `nodes` every node of the trace in the
@@ -145,8 +144,7 @@ def check_run(
     the right engine's, each with the node it names (`Recorder.judge_own_writes`).
     `right_orders`: passes whose order of rules the recorder found right already
     (`order_fault` of the very order and graph this would look at, `Recorder.user_pass`),
-    not looked at again. `rule_maker`: the node a node's rule was made for, where that is
-    another node (`Recorder.rule_maker`): what such a rule did is its maker's row's."""
+    not looked at again."""
     # (picked out without a bytecode a frame: most frames are rules' or builds')
     backwards = list(compress(enumerate(frames), map("backward".__eq__, map(_PHASE, frames))))
     stale_at: dict[int, int] = {}  # by frame index (a joined run keeps its first frame's)
@@ -157,7 +155,7 @@ def check_run(
                 stale_at[index] = made
     if resumes:
         backwards = _runs(backwards, resumes)
-    rules, row_of = _rules(nodes, frames, right, backwards, ids, rule_line, rule_maker)
+    rules, row_of = _rules(nodes, frames, right, backwards, ids, rule_line)
     walked: dict[int, tuple[int, Value]] = {}  # by pass: (sort frame index, node)
     if walk_faults:
         for index, frame in enumerate(frames):
@@ -352,23 +350,37 @@ def _rules(
     backwards: Backwards,
     ids: dict[Value, str],
     rule_line: Callable[[Value], int | None],
-    rule_maker: Callable[[Value], Value | None] | None = None,
 ) -> tuple[list[dict[str, Any]], dict[Value, dict[str, Any]]]:
     """The rows of the rules, and each op node's row (the op nodes, for `_sort`). A row's
     `line` is its first node's rule's, a wrong row's that of the rule its first frame
-    ran (an op two methods make has a rule on each one's line). A rule a method set on
-    another node than the one it made (`rule_maker`) is judged on the row of the node it
-    made: `self._backward = _backward` in `__mul__` makes `*` wrong, not the `+` of the
-    node it overwrote."""
-    makers: dict[Value, Value | None] = {}  # `rule_maker`'s answers, each node's once
-    rows, row_of = _row_table(nodes, rule_line, rule_maker, makers)
-    checked = dict.fromkeys(rows, False)
+    ran (an op two methods make has a rule on each one's line)."""
+    rows: dict[str, dict[str, Any]] = {}
+    checked: dict[str, bool] = {}
+    row_of: dict[Value, dict[str, Any]] = {}  # each op node's row
+    row_by_op: dict[str, dict[str, Any]] = {}  # by the node's op as it is (`**2`, `**3`)
+    for node in nodes:  # every op of the graph, in the order its nodes were made
+        if node._prev:
+            written = _row_key(node)
+            row = row_by_op.get(written)
+            if row is None:
+                op = _row_name(written)
+                row = rows.get(op)
+                if row is None:
+                    row = rows[op] = {
+                        "op": op,
+                        "line": rule_line(node),
+                        "verdict": "unchecked",
+                        "first": None,
+                    }
+                    checked[op] = False
+                row_by_op[written] = row
+            row_of[node] = row
     no_locals: dict[Value, Locals | None] = {}
     pass_right = no_locals  # the right locals of the last frame's pass
     right_at: int | None = None
     for index, frame in backwards:
         node = frame["node"]
-        row = _maker_row(node, row_of, makers, rule_maker)
+        row = row_of.get(node)
         if row is None or row["first"] is not None:
             continue  # a leaf's rule, or already wrong: the first frame is the one to show
         pass_index = frame["pass"]
@@ -451,74 +463,6 @@ def _rules(
         elif checked[op]:
             row["verdict"] = "right"
     return list(rows.values()), row_of
-
-
-def _row_table(
-    nodes: list[Value],
-    rule_line: Callable[[Value], int | None],
-    rule_maker: Callable[[Value], Value | None] | None,
-    makers: dict[Value, Value | None],
-) -> tuple[dict[str, dict[str, Any]], dict[Value, dict[str, Any]]]:
-    """The rows by op, each "unchecked" until a frame says otherwise, and each op node's
-    row. A row's `line` is its first node's rule's: of the first whose rule was made for
-    it, not one another op's method set on it (`rule_maker`, whose line is that method's;
-    taken only where no node of the op has a rule of its own)."""
-    rows: dict[str, dict[str, Any]] = {}
-    row_of: dict[Value, dict[str, Any]] = {}  # each op node's row
-    row_by_op: dict[str, dict[str, Any]] = {}  # by the node's op as it is (`**2`, `**3`)
-    own: set[str] = set()  # the rows whose line is a rule made for its node
-    for node in nodes:  # every op of the graph, in the order its nodes were made
-        if node._prev:
-            written = _row_key(node)
-            row = row_by_op.get(written)
-            if row is None:
-                op = _row_name(written)
-                row = rows.get(op)
-                if row is None:
-                    row = rows[op] = {
-                        "op": op,
-                        "line": rule_line(node),
-                        "verdict": "unchecked",
-                        "first": None,
-                    }
-                    if rule_maker is None or _made_for(node, makers, rule_maker) is None:
-                        own.add(op)
-                row_by_op[written] = row
-            elif row["op"] not in own and _made_for(node, makers, rule_maker) is None:
-                row["line"] = rule_line(node)
-                own.add(row["op"])
-            row_of[node] = row
-    return rows, row_of
-
-
-def _made_for(
-    node: Value,
-    makers: dict[Value, Value | None],
-    rule_maker: Callable[[Value], Value | None] | None,
-) -> Value | None:
-    """The node a node's rule was made for where that is another node (`rule_maker`),
-    asked once a node (`makers`)."""
-    if rule_maker is None:
-        return None
-    maker = makers.get(node, node)
-    if maker is node:
-        maker = makers[node] = rule_maker(node)
-    return maker
-
-
-def _maker_row(
-    node: Value,
-    row_of: dict[Value, dict[str, Any]],
-    makers: dict[Value, Value | None],
-    rule_maker: Callable[[Value], Value | None] | None,
-) -> dict[str, Any] | None:
-    """The row a node's rule is judged on: its own op's (None for a leaf), but the row of
-    the node the rule was made for where a method set it on another node (`_made_for`)."""
-    row = row_of.get(node)
-    if row is None:
-        return None
-    maker = _made_for(node, makers, rule_maker)
-    return row if maker is None else row_of.get(maker, row)
 
 
 def _write_frame(contributions: list[dict[str, Any]], child: Value, index: int) -> int:

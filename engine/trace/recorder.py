@@ -2214,7 +2214,6 @@ class Recorder:
                 self.walk_faults,
                 # (a graph whose operands were set again since its pass may reach others)
                 {i for i, relinks in self.right_orders.items() if relinks == self.relinks},
-                rule_maker=self.rule_maker,
             )
             said = self.gradient_said()
             if said != "grad":
@@ -2357,37 +2356,6 @@ class Recorder:
             return None
         rule = rule_lines(instance) or self.loop_lines.get(node)
         return rule["line"] if rule else None
-
-    def rule_maker(self, node: Value) -> Value | None:
-        """The node a node's rule was made for, where that is another node: the rule a
-        method set on the wrong node (`self._backward = _backward` in `__mul__`, where it
-        meant `out`) is that method's, and its verdict is the row of the op it made. Read
-        off the rule's closure, the call it was made in: the one op node among that call's
-        variables whose operands are all among them too (`out`, of `self` and `other`);
-        None where the node is that node, or where there is not exactly one (a rule made
-        by a function of several such nodes, or with no call around it: `lambda: None` in
-        `__init__` is one, a method, a function of the top level). Bounded by the call's
-        variables and each one's operands."""
-        instance = self.instance_of.get(node)
-        if instance is None or instance.cls.shape is None:
-            return None
-        rule = instance.attrs.get(instance.cls.shape.rule)
-        if type(rule) is not Function or rule.closure is None or rule.closure.parent is None:
-            return None  # (a rule made at the top level closes over every global: not a call)
-        held: dict[int, Value] = {}  # the call's nodes, by id
-        for value in rule.closure.vars.values():
-            if type(value) is PInstance and type(value.mirror) is Value:
-                held[id(value.mirror)] = value.mirror
-        if id(node) in held and all(id(operand) in held for operand in node._prev):
-            return None  # the usual rule: made beside its own node (`out`) and its operands
-        made = [
-            other
-            for other in held.values()
-            if other._prev and all(id(operand) in held for operand in other._prev)
-        ]
-        if len(made) != 1 or made[0] is node:
-            return None
-        return made[0]
 
     def frames_to_ids(self, frames: list[dict[str, Any]], ids: dict[Value, str]) -> None:
         """The frames as schema 1 and 2 write them: each node by its id, each rule's

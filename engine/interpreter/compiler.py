@@ -347,6 +347,7 @@ class Compiler(ExpressionCompiler):
         if not self.library:
             self.add_library_members()
         scope = scopes.module_scope(tree.body, unbinds)
+        self.lazy_annotations = self.library or future_annotations(tree)
         return self.block(tree.body, scope)
 
     def add_library_members(self) -> None:
@@ -945,6 +946,10 @@ class Compiler(ExpressionCompiler):
         assign: Stmt = lambda f: None  # noqa: E731
         if node.value is not None:
             assign = self.assign(ast.Assign([node.target], node.value, lineno=node.lineno), scope)
+        if scope.kind in ("module", "class") and isinstance(node.target, ast.Name):
+            # A module's or class body's `x: T`: T is evaluated after the assignment, as
+            # CPython evaluates it (its names looked up: `annotation_lookups`)
+            assign = self.then_looked_up(assign, [node.annotation], scope)
         if scope.kind != "class" or not isinstance(node.target, ast.Name):
             return assign
         name = node.target.id
@@ -967,6 +972,24 @@ class Compiler(ExpressionCompiler):
             return assign(f)
 
         return run
+
+    def then_looked_up(self, run: Stmt, annotations: list[ast.expr], scope: scopes.Scope) -> Stmt:
+        """`run`, then the lookups of the names `annotations` read (`annotation_lookups`)."""
+        looks = self.annotation_lookups(annotations, scope)
+        if not looks:
+            return run
+
+        charge = self.m.state.charge
+        steps = len(looks)  # a step a name
+
+        def both(f: Frame) -> Any:
+            result = run(f)
+            charge(steps)
+            for look in looks:
+                look(f)
+            return result
+
+        return both
 
     def remember_result(self, f: Frame, value: Any) -> None:
         self.rec.last = value
@@ -2386,6 +2409,21 @@ class Compiler(ExpressionCompiler):
 
 
 GenStmt = generators.GenStmt
+
+
+def future_annotations(tree: ast.Module) -> bool:
+    """Whether the module starts with `from __future__ import annotations` (after its
+    docstring and other `__future__` imports, where CPython takes it): its annotations
+    are then never evaluated."""
+    for index, statement in enumerate(tree.body):
+        if isinstance(statement, ast.ImportFrom) and statement.module == "__future__":
+            if any(alias.name == "annotations" for alias in statement.names):
+                return True
+            continue
+        is_doc = isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant)
+        if not (index == 0 and is_doc):
+            return False
+    return False
 
 
 def is_classvar(annotation: ast.expr) -> bool:

@@ -10,6 +10,7 @@ attribute outside a class body is refused before the program runs.
 from __future__ import annotations
 
 import ast
+import builtins as _host_builtins
 import operator
 import weakref
 from collections.abc import Callable, Iterable, Mapping
@@ -352,6 +353,10 @@ class ExpressionCompiler:
         self.modules = modules
         self.max_depth = max_depth
         self.depth = 0
+        # Whether annotations are left unevaluated (`from __future__ import annotations`,
+        # and a library's own code): else the names a `def`'s annotations read are looked
+        # up where CPython evaluates them (`annotation_lookups`). Set by `Compiler.module`.
+        self.lazy_annotations = True
         self.calls_backward: set[int] = set()  # statements that call .backward(), by id
         # Whether each function met so far names `super` in it (`_uses_super`), by id.
         self.super_users: dict[int, bool] = {}
@@ -621,6 +626,7 @@ class ExpressionCompiler:
         )
         if worded and not self.library and isinstance(body, list) and not does_pass_work(body):
             self.m.no_passes.add(span)  # `register_backward_hook`: no pass's work
+        looks = self.annotation_lookups(function_annotations(node), scope)
         if isinstance(node, ast.FunctionDef) and not self.library:
             hints = function_hints(self, node)
             if hints:  # evaluated only by `typing.get_type_hints` and `f.__annotations__`
@@ -651,6 +657,10 @@ class ExpressionCompiler:
             fn.vararg = vararg
             fn.kwonly = kwonly
             fn.kwdefaults = {k: d(f) for k, d in kwdefaults} if kwdefaults else {}
+            if looks:  # (after the defaults, as CPython evaluates them; a step a name)
+                charge(len(looks))
+                for look in looks:
+                    look(f)
             fn.kwarg = kwarg
             fn.simple = simple
             if hot is None:
@@ -673,6 +683,52 @@ class ExpressionCompiler:
             return fn
 
         return make
+
+    def annotation_lookups(
+        self, annotations: Iterable[ast.expr], scope: scopes.Scope
+    ) -> list[Expr]:
+        """The names annotations read, each looked up in `scope` as CPython evaluates an
+        annotation where it is written (a `def`'s, when it is made; a module's or class
+        body's `x: T = v`), unless `from __future__ import annotations` leaves them
+        strings: `def __add__(self, other) -> Value:` in `class Value`'s own body is
+        CPython's NameError, as here. Only the lookups (in the order CPython evaluates
+        them): nothing an annotation computes (`list[int]`, `X | None`) is made, and a
+        name CPython's built-ins have is taken as found. Empty where none is read."""
+        if self.lazy_annotations:
+            return []
+        module = scope
+        while module.parent is not None:
+            module = module.parent
+        looks = []
+        for annotation in annotations:
+            for name in annotation_names(annotation):
+                if name.id in HOST_BUILTIN_NAMES:
+                    continue
+                look = self.name(name, scope)
+                if name.id in self.builtins and name.id in module.locals:
+                    # A built-in of ours CPython has not (`Value`) that the program binds
+                    # itself: found before the program binds it, it is CPython's NameError
+                    # (`-> Value` in `class Value`'s own body).
+                    look = self.not_ours(look, self.builtins[name.id], name)
+                looks.append(look)
+        return looks
+
+    def not_ours(self, look: Expr, ours: Any, node: ast.Name) -> Expr:
+        """`look`, but a NameError where it finds `ours`, a built-in of the interpreter's
+        own, while the program's globals have no such name yet (`annotation_lookups`): an
+        import of micrograd's `Value` binds it, and is found."""
+        line, column = self.pos(node)
+        name = node.id
+        words = f"name '{name}' is not defined"
+        globals_ = self.globals
+
+        def looked(f: Frame) -> Any:
+            found = look(f)
+            if found is ours and name not in globals_:  # (not bound yet: ours, not theirs)
+                raise ProgramError(words, line, column, kind="NameError")
+            return found
+
+        return looked
 
     # Expressions
 
@@ -2105,6 +2161,45 @@ def calls_method(body: list[ast.stmt], name: str) -> bool:
         ):
             return True
     return False
+
+
+# The names CPython's built-ins have (`float`, `int`, `complex`, `bytes`…), read as names
+# only: an annotation naming one finds it in CPython, whether or not it is a built-in here.
+HOST_BUILTIN_NAMES = frozenset(dir(_host_builtins))
+# Where an annotation's names are not CPython's to look up when it is evaluated: a lambda's
+# and a comprehension's, in scopes of their own.
+_OWN_SCOPES = (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+def function_annotations(node: ast.FunctionDef | ast.Lambda) -> list[ast.expr]:
+    """A `def`'s annotations in the order CPython 3.11 evaluates them when the function is
+    made: its parameters' (`args`, then the positional-only ones), `*args`', the
+    keyword-only ones', `**kwargs`', then its return's. A lambda has none."""
+    if isinstance(node, ast.Lambda):
+        return []
+    args = node.args
+    found = [
+        a.annotation
+        for a in (*args.args, *args.posonlyargs, args.vararg, *args.kwonlyargs, args.kwarg)
+        if a is not None and a.annotation is not None
+    ]
+    return found if node.returns is None else [*found, node.returns]
+
+
+def annotation_names(annotation: ast.expr) -> list[ast.Name]:
+    """The names an annotation reads, in the order CPython evaluates them (`Dict[K, V]`:
+    Dict, K, V; `a.b`: a), none inside a string (`"Value"`) or a nested scope. Bounded by
+    the annotation's nodes, walked with a stack of its own."""
+    names: list[ast.Name] = []
+    stack: list[ast.AST] = [annotation]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Name):
+            if isinstance(node.ctx, ast.Load):
+                names.append(node)
+        elif not isinstance(node, _OWN_SCOPES):
+            stack.extend(reversed(list(ast.iter_child_nodes(node))))
+    return names
 
 
 def writes_grad(body: list[ast.stmt]) -> bool:

@@ -329,7 +329,10 @@ OPERAND_PAIRS = (
 NUMBER_NAMES = ("data", "value", "val", "_data", "_value", "v", "primal")
 # `_grad` behind a `grad` property; Eli Bendersky's rad.py keeps a `Var`'s gradient in `gv`
 # (its `grad(gv)` method is the pass: `is_grad_pass`).
-GRAD_NAMES = ("grad", "_grad", "derivative", "gradient", "gv", "adjoint", "_adjoint", "adj", "g")
+GRAD_NAMES = (
+    "grad", "_grad", "derivative", "gradient", "gv", "adjoint", "_adjoint", "adj", "g",
+    "d",  # a course's reverse mode: a `Variable` whose number is `f`, its adjoint `d`
+)  # fmt: skip
 RULE_NAMES = (
     "_backward", "backward_fn", "_backward_fn", "grad_fn", "_grad_fn", "backtrack", "grad_fns",
     "fn", "_backwards", "_backprop", "propagar",

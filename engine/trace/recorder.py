@@ -2499,6 +2499,15 @@ class Recorder:
                 "adds into it"
             )
         apart = graph_kept_apart(globals_)
+        if apart is not None and carried_forward(apart[0], apart[2], globals_):
+            value, number, gradient = apart
+            raise ProgramError(
+                f"the program's {value.cls.name} objects carry a derivative ({gradient}) "
+                f"forward with their number ({number}): dual numbers, forward mode, which "
+                "has no graph and no backward pass to draw. This traces reverse mode: keep "
+                "each node's operands on the node it makes (out._prev = (self, other)), a "
+                "grad, and call .backward() on the output"
+            )
         if apart is not None:
             value, number, gradient = apart
             raise ProgramError(
@@ -3083,6 +3092,37 @@ def graph_of_dicts(globals_: dict[str, Any]) -> tuple[str, ...] | None:
     return found
 
 
+def carried_forward(value: PInstance, gradient: str, globals_: dict[str, Any]) -> bool:
+    """Whether an object with a number and a gradient but no operands (`graph_kept_apart`)
+    is a dual number of forward mode (`Num(value, derivative)`, `Dual(f, d)`): its
+    "gradient" is named as a derivative is (`derivative`, `d`; a `grad` is a reverse
+    mode's), its class and its bases of the program have no method named for a pass
+    (`backward`, `backprop`: `RULE_WORDS`), and neither it nor the program's globals keep
+    a list of the program's objects or of records holding one first (a tape: an adjoint
+    course's `tape` of `Block`s, a Wengert list's `(out, inputs)`). Bounded by its
+    classes' namespaces, its own attributes and 4,096 globals, each list's first item."""
+    if gradient not in FORWARD_DERIVATIVE_NAMES:
+        return False
+    for item in chain(value.attrs.values(), islice(globals_.values(), 4096)):
+        if type(item) is list and item:
+            first = item[0]
+            if (type(first) is tuple or type(first) is list) and first:
+                first = first[0]
+            if type(first) is PInstance:
+                return False
+    return not any(
+        type(member) is Function and any(word in name.lower() for word in RULE_WORDS)
+        for cls in value.cls.mro
+        if not cls.builtin
+        for name, member in cls.namespace.items()
+        if type(name) is str
+    )
+
+
+# What a dual number of forward mode calls the derivative it carries (`carried_forward`)
+FORWARD_DERIVATIVE_NAMES = ("derivative", "d")
+
+
 def graph_kept_apart(globals_: dict[str, Any]) -> tuple[PInstance, str, str] | None:
     """An object the program's globals name that has a number and a gradient but no
     operands of its own (an adjoint course's `AdjFloat(val, adj)`, whose operands only a
@@ -3202,13 +3242,14 @@ def unheld_refusal(instance: PInstance) -> None:
 
 def op_of_class(name: str) -> str | None:
     """The op an op class's name stands for: `Mul`, `MulBackward0`, `MulFunction`: `*`
-    (the names `OP_OF_METHOD` knows, `mul`, `tanh`…), else None."""
+    (the names `OP_OF_METHOD` knows, `mul`, `tanh`…, and the words an op is named by,
+    `OP_WORDS`: a tutorial's `Multiply(Node)`, `Divide`, `Subtract`), else None."""
     key = name.lower()
     for suffix in ("backward0", "backward", "function", "fn", "op"):
         if key.endswith(suffix) and len(key) > len(suffix):
             key = key[: -len(suffix)]
             break
-    return ops.OP_OF_METHOD.get(key)
+    return ops.OP_OF_METHOD.get(key) or OP_WORDS.get(key)
 
 
 def op_of_subclass(cls: PClass, making: bool) -> str:

@@ -133,7 +133,9 @@ OPERAND_PAIRS = (
     ("lhs", "rhs"), ("_left", "_right"), ("child_1", "child_2"), ("child1", "child2"),
     ("v1", "v2"),
 )  # fmt: skip
-GRAD_NAMES = ("grad", "_grad", "derivative", "gradient", "gv", "adjoint", "_adjoint", "adj", "g")
+GRAD_NAMES = (
+    "grad", "_grad", "derivative", "gradient", "gv", "adjoint", "_adjoint", "adj", "g", "d",
+)  # fmt: skip
 
 
 def number_of(node: Any) -> Any:

@@ -8,6 +8,9 @@ what grows is bounded."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 from backprop_animator.engine import EngineError, Limits, trace_source
@@ -2155,3 +2158,70 @@ except ImportError as error:
         EngineError, match=r"ModuleNotFoundError: No module named 'micrograd\.utils'"
     ):
         trace_source("from micrograd.utils import *\n" + TAIL)
+
+
+@pytest.mark.parametrize(
+    ("source", "line", "words"),
+    [
+        # A learner's `-> Value` inside `class Value`'s own body, with no `from __future__
+        # import annotations`: the class is not bound yet when the method is made.
+        ("class Value:\n    def __add__(self, other: 'Value') -> Value:\n        return self\n",
+         2, "name 'Value' is not defined"),
+        # Its parameters' annotations, after its defaults, before its return's
+        ("def f(x: Foo = print('made')) -> Bar:\n    pass\n", 1, "name 'Foo' is not defined"),
+        ("def f(*a: int, b: B, **k: K) -> R:\n    pass\n", 1, "name 'B' is not defined"),
+        # a module's and a class body's `x: T`, after the value is stored
+        ("x: int = 3\ny: Undefined = print('stored')\n", 2, "name 'Undefined' is not defined"),
+        ("class C:\n    a: int = 1\n    kids: list[C] = []\n", 3, "name 'C' is not defined"),
+    ],
+)  # fmt: skip
+def test_annotations_are_looked_up_where_cpython_evaluates_them(
+    source: str, line: int, words: str
+) -> None:
+    # They were never evaluated: each ran here, where CPython stops with a NameError.
+    with pytest.raises(EngineError, match=f"NameError: {words}") as caught:
+        trace_source(source + TAIL)
+    assert caught.value.line == line
+    # (a CPython of its own: the tests' CPython has micrograd's `Value` for our built-in)
+    ran = subprocess.run([sys.executable, "-c", source], capture_output=True, text=True)
+    # (its traceback may add a suggestion, `. Did you mean: 'False'?`, no part of the error)
+    assert ran.stderr.splitlines()[-1].startswith(f"NameError: {words}")
+
+
+def test_annotations_left_unevaluated_are_never_looked_up() -> None:
+    # `from __future__ import annotations` (after a docstring too), strings, a function's
+    # own `x: T` in its body, a lambda's and a comprehension's names, CPython's built-ins.
+    assert_as_cpython(
+        '''"""A module."""
+from __future__ import annotations
+class Node:
+    def __add__(self, other: Node) -> Node:
+        return self
+print(1)
+'''
+    )
+    assert_as_cpython(
+        """
+from typing import Dict, List, Optional
+class Node:
+    def __add__(self, other: 'Node') -> 'Optional[Node]':
+        return self
+def g(x: List[int], y: Dict[str, Optional[float]] = None) -> complex:
+    z: Nope = 1
+    return z
+def h(x: (lambda: Q), y: [n for n in range(2)]) -> None:
+    pass
+def outer():
+    T = int
+    class A:
+        def m(self, x: T) -> T:
+            return x
+    return A().m(3)
+print(g([1]), outer())
+"""
+    )
+    # micrograd's `Value`, imported, is the program's own name: found
+    assert_as_cpython(
+        "from micrograd.engine import Value\nclass Neuron:\n"
+        "    def __call__(self, x: Value) -> Value:\n        return x\nprint(1)\n"
+    )

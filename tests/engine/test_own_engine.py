@@ -1936,7 +1936,9 @@ print(c.x)
         trace_source(source)
     message = str(caught.value)
     assert "Node objects have a pass, backpropagate(), but are no graph nodes" in message
-    assert "it has no `grad` attribute" in message
+    # (`d` is a gradient's name, a course's adjoint: test_public_code_fixes.py; `x` is
+    # no number's)
+    assert "it has no number attribute" in message
     assert run_in_cpython(source) == ["6.0"]
     plain = "class Counter:\n    def __init__(self):\n        self.n = 0.5\nc = Counter()\n"
     with pytest.raises(EngineError) as plain_caught:
@@ -2079,3 +2081,112 @@ def test_a_function_handed_each_node_that_keeps_the_shares_in_a_dict_accuses_not
     check = trace["engine_check"]
     assert {r["verdict"] for r in check["rules"]} == {"unchecked"}
     assert check["sort"]["verdict"] == "right"
+
+
+# One class for each op, named for it in a word as a tutorial names them (`Multiply`,
+# `Subtract`, `Divide`), each with its own `_backward` method, under a `Node` base.
+OP_CLASSES = """\
+class Node:
+    def __init__(self, value, parents=()):
+        self.value = value
+        self.grad = 0.0
+        self.parents = parents
+
+    def _backward(self):
+        pass
+
+    def backward(self):
+        order, seen = [], set()
+
+        def visit(n):
+            if n not in seen:
+                seen.add(n)
+                for p in n.parents:
+                    visit(p)
+                order.append(n)
+        visit(self)
+        self.grad = 1.0
+        for n in reversed(order):
+            n._backward()
+
+
+class Multiply(Node):
+    def __init__(self, a, b):
+        super().__init__(a.value * b.value, (a, b))
+
+    def _backward(self):
+        a, b = self.parents
+        a.grad += b.value * self.grad
+        b.grad += a.value * self.grad
+
+
+class Subtract(Node):
+    def __init__(self, a, b):
+        super().__init__(a.value - b.value, (a, b))
+
+    def _backward(self):
+        a, b = self.parents
+        a.grad += self.grad
+        b.grad -= self.grad
+
+
+class Divide(Node):
+    def __init__(self, a, b):
+        super().__init__(a.value / b.value, (a, b))
+
+    def _backward(self):
+        a, b = self.parents
+        a.grad += self.grad / b.value
+        b.grad -= a.value / b.value ** 2 * self.grad
+
+
+x, y = Node(3.0), Node(2.0)
+z = Divide(Subtract(Multiply(x, y), y), x)
+z.backward()
+print(x.grad, y.grad)
+"""
+
+
+def test_op_classes_named_for_their_op_in_a_word_are_those_ops() -> None:
+    # `Multiply`, `Subtract`, `Divide` were ops of the program's own, nameless (rows "",
+    # "unchecked"): only `Mul`, `Sub`, `Div` were read as the ops.
+    trace = trace_source(OP_CLASSES)
+    assert printed_lines(trace) == run_in_cpython(OP_CLASSES)
+    ops = [node["op"] for node in trace["nodes"] if node["kind"] == "op"]
+    assert sorted(ops) == ["*", "-", "/"]
+    rows = {row["op"]: row["verdict"] for row in trace["engine_check"]["rules"]}
+    assert rows == {"*": "right", "-": "right", "/": "right"}
+    wrong = OP_CLASSES.replace(
+        "b.grad -= a.value / b.value ** 2", "b.grad += a.value / b.value ** 2"
+    )
+    rows = {row["op"]: row["verdict"] for row in trace_source(wrong)["engine_check"]["rules"]}
+    assert rows == {"*": "right", "-": "right", "/": "wrong"}
+    assert printed_lines(trace_source(wrong)) == run_in_cpython(wrong)
+
+
+def test_dual_numbers_of_forward_mode_are_refused_as_forward_mode() -> None:
+    # A tutorial's `Num(value, derivative)`: the derivative rides along with the number,
+    # no graph, no pass. It was told its "graph kept elsewhere" had no backward() pass.
+    source = """\
+class Num:
+    def __init__(self, value, derivative=1.0):
+        self.value = value
+        self.derivative = derivative
+
+    def __add__(self, other):
+        if isinstance(other, Num):
+            return Num(self.value + other.value, self.derivative + other.derivative)
+        return Num(self.value + other, self.derivative)
+
+    def __mul__(self, other):
+        slope = self.value * other.derivative + self.derivative * other.value
+        return Num(self.value * other.value, slope)
+
+
+x = Num(3.0)
+y = x * x + 1
+print(y.value, y.derivative)
+"""
+    assert run_in_cpython(source) == ["10.0 6.0"]
+    with pytest.raises(EngineError, match="dual numbers, forward mode, which has no graph"):
+        trace_source(source)

@@ -5923,3 +5923,84 @@ def test_a_class_per_op_whose_rule_is_its_method_d_run_by_a_function_of_any_name
     own = own.replace("b.adjoint += a.value * self.adjoint", "pass")
     with pytest.raises(EngineError, match="no result"):
         trace_source(own)
+
+
+# A course lab's reverse mode, in our words: a `Variable` whose number is `f` and whose
+# adjoint is `d`, operands a `parents` set, a `backward_fn` closure; a forward-mode class
+# before it keeps `f` and `d` (its tangent) too, with no rule: a plain class.
+ADJOINT_D = """\
+class Dual:
+    def __init__(self, f, d=0.0):
+        self.f = f
+        self.d = d
+
+    def __mul__(self, other):
+        return Dual(self.f * other.f, self.d * other.f + self.f * other.d)
+
+
+class Variable:
+    def __init__(self, f, children=(), op=''):
+        self.f = f
+        self.d = 0
+        self.op = op
+        self.backward_fn = lambda: None
+        self.parents = set(children)
+
+    def __mul__(self, other):
+        out = Variable(self.f * other.f, (self, other), '*')
+
+        def _backward_fn():
+            self.d += other.f * out.d
+            other.d += self.f * out.d
+        out.backward_fn = _backward_fn
+        return out
+
+    def __truediv__(self, other):
+        out = Variable(self.f / other.f, (self, other), '/')
+
+        def _backward_fn():
+            self.d += 1 / other.f * out.d
+            other.d += -self.f / other.f ** 2 * out.d
+        out.backward_fn = _backward_fn
+        return out
+
+    def backward(self):
+        order, seen = [], set()
+
+        def visit(v):
+            if v not in seen:
+                seen.add(v)
+                for p in v.parents:
+                    visit(p)
+                order.append(v)
+        visit(self)
+        self.d = 1
+        for v in reversed(order):
+            v.backward_fn()
+
+
+t = Dual(3.0, 1.0) * Dual(2.0)
+print(t.f, t.d)
+x, a = Variable(4.0), Variable(3.0)
+y = x * a / (x * x)
+y.backward()
+print(y.f, x.d, a.d)
+"""
+
+
+def test_a_reverse_mode_whose_adjoint_is_d_beside_its_number_f_is_drawn() -> None:
+    # It was refused: "backward() was called on a Variable, which is not a graph node
+    # here: it has no `grad` attribute".
+    trace = trace_source(ADJOINT_D)
+    assert printed_lines(trace) == run_in_cpython(ADJOINT_D)
+    leaves = {node["data"]: node["grad"] for node in trace["nodes"] if node["kind"] == "leaf"}
+    assert leaves == {4.0: -3.0 / 16.0, 3.0: 0.25}  # y = a / x
+    assert {node["op"] for node in trace["nodes"] if node["kind"] == "op"} == {"*", "/"}
+    check = trace["engine_check"]
+    assert [row["verdict"] for row in check["rules"]] == ["right", "right"]
+    # A sign lost in `/`'s rule is named, as with `grad`.
+    wrong = ADJOINT_D.replace("other.d += -self.f", "other.d += self.f")
+    rows = {row["op"]: row["verdict"] for row in trace_source(wrong)["engine_check"]["rules"]}
+    assert rows == {"*": "right", "/": "wrong"}
+    assert printed_lines(trace_source(wrong)) == run_in_cpython(wrong)
+    assert trace_columns(ADJOINT_D)  # the page's encoding of it too

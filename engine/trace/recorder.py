@@ -2242,8 +2242,8 @@ class Recorder:
                 self.walk_faults,
                 # (a graph whose operands were set again since its pass may reach others)
                 {i for i, relinks in self.right_orders.items() if relinks == self.relinks},
-                self.merged,
-                self.kept_on,
+                merged=self.merged,
+                kept_on=self.kept_on,
             )
             said = self.gradient_said()
             if said != "grad":

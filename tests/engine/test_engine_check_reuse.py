@@ -88,9 +88,9 @@ def rows_both_ways(source: str, monkeypatch: pytest.MonkeyPatch) -> list[Any]:
     seen: list[Any] = []
     real: Any = engine_check.check_run  # (called with the recorder's arguments as they come)
 
-    def check_twice(*args: Any) -> dict[str, Any]:
-        found: dict[str, Any] = real(*args)
-        seen.append((found, real(*args[:-1], ()), set(args[-1])))
+    def check_twice(*args: Any, **kwargs: Any) -> dict[str, Any]:
+        found: dict[str, Any] = real(*args, **kwargs)
+        seen.append((found, real(*args[:-1], (), **kwargs), set(args[-1])))
         return found
 
     monkeypatch.setattr(recorder, "check_run", check_twice)

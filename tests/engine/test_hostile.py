@@ -3598,3 +3598,69 @@ def test_a_set_of_operands_merging_many_equal_nodes_is_looked_at_only_for_a_few(
     )
     trace = trace_source(source, limits=Limits(max_nodes=200_000))
     assert printed_lines(trace) == ["1 1.0"]
+
+
+# A rule set on the wrong node is judged on the row of the node it was made for, read off
+# the call it was made in (`Recorder.rule_maker`): a call holding thousands of nodes, a
+# rule closing over a node among its own operands, a rule made at the top level.
+RULE_ON_SELF = """\
+class V:
+    def __init__(self, data, _children=(), _op=''):
+        self.data = data
+        self.grad = 0.0
+        self._backward = lambda: None
+        self._prev = _children
+        self._op = _op
+    def __mul__(self, other):
+        out = V(self.data * other.data, (self, other), '*')
+        many = [V(float(i)) for i in range(3000)]
+        loose = {f'n{i}': n for i, n in enumerate(many[:50])}
+        def _backward():
+            self.grad += other.data * out.grad + 0 * len(many) + 0 * len(loose)
+            other.grad += self.data * out.grad
+        self._backward = _backward
+        return out
+    def backward(self):
+        topo, seen = [], set()
+        def build(v):
+            if v not in seen:
+                seen.add(v)
+                for c in v._prev:
+                    build(c)
+                topo.append(v)
+        build(self)
+        self.grad = 1.0
+        for v in reversed(topo):
+            v._backward()
+a = V(2.0)
+b = a * a
+c = b * b
+c._prev = (c, b)
+def top():
+    a.grad += 1.0
+b._backward = top
+c.backward()
+print(a.grad, b.grad)
+"""
+
+
+def test_a_rule_set_on_the_wrong_node_is_judged_in_bounded_work() -> None:
+    started = time.perf_counter()
+    trace = trace_source(RULE_ON_SELF, limits=Limits(time_limit=60.0))
+    assert time.perf_counter() - started < 30.0
+    rows = {row["op"]: row["verdict"] for row in trace["engine_check"]["rules"]}
+    assert set(rows) == {"*"}
+
+
+def test_annotations_looked_up_are_charged_and_bounded() -> None:
+    # A `def` whose annotations name thousands of names, made again and again in a loop:
+    # each lookup is charged, so the loop ends at the steps bound. A deeply nested one is
+    # walked without recursion; names inside strings and lambdas are never looked up.
+    names = ", ".join("T" for _ in range(2000))
+    loop = "for _ in range(1_000):\n    def f(x: Tuple[" + names + "]) -> None:\n        pass\n"
+    source = "from typing import Tuple\nT = int\n" + loop
+    with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
+        trace_source(source + END, limits=SMALL)
+    deep = "List[" * 150 + "int" + "]" * 150
+    trace_source(f"from typing import List\ndef f(x: {deep}) -> 'Nope':\n    pass\n" + END)
+    trace_source("def f(x: (lambda: Nope), y: 'Nope') -> None:\n    pass\n" + END)

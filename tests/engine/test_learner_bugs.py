@@ -351,6 +351,8 @@ RIGHT: dict[str, Callable[[], dict[str, float]]] = {
     "grad_init_one": lambda: mg(lambda a, b: a * b + a, a=2, b=-3),
     "seed_in_the_loop": lambda: mg(lambda a, b: (a * b) * a + a * b, a=2, b=-3),
     "zero_after_rule": lambda: mg(lambda w, x: (w * x + w) * (w * x + w), w=0.5, x=3),
+    "rule_on_self": lambda: mg(lambda a, b, c: (a + b) * c + a, a=2, b=-3, c=0.5),
+    "rule_on_other": lambda: mg(lambda a, b, c: c + a * b, a=2, b=-3, c=0.5),
     "sqrt_no_root": lambda: {"a": 3.0 / 5.0, "b": 4.0 / 5.0},
     "abs_no_sign": lambda: {"pred": -1 + 0.5, "target": 1.0},
     "cos_sign": _cos_sign,
@@ -740,6 +742,12 @@ CHECKS: dict[str, tuple[dict[str, Any], Any, Any]] = {
     # is: a leaf's gradient is the answer).
     "seed_in_the_loop": ({"*": R, "+": R}, R, (6, "n2", "n2", 3.0)),
     "zero_after_rule": ({"*": R, "+": R}, R, (17, "n1", "n1", 2.0)),
+    # A rule set on the wrong node (`self._backward`, `other._backward`): the op whose
+    # method did it is named, at the first node of it that kept __init__'s rule; the op of
+    # the node whose rule it replaced was named too (its rule wrote another op's shares),
+    # `+` here, or `*` in rule_on_other, whose own rule never runs: unchecked.
+    "rule_on_self": ({"+": R, "*": (5, "n4", "n3")}, R, R),
+    "rule_on_other": ({"*": U, "+": (3, "n4", "n2")}, R, R),
 }
 # The ones that CPython itself refuses, with the words the trace's error must carry
 # (a TypeError but where `REFUSED_AS` says).
@@ -785,6 +793,7 @@ UNUSUAL = {
     "recursive_path_sum", "recursive_passes_total",  # no rule: the sort frame writes all
     "torch_layout_grads_assign",
     "grad_init_one",  # a first `+=` into a gradient of 1, not 0
+    "rule_on_self", "rule_on_other",  # a rule that writes another node's operands
 }  # fmt: skip
 
 

@@ -243,7 +243,8 @@ def _kept_elsewhere(
     at the first run of that operand's rule, else at the pass's last rule: `learner` 0,
     what the node's own rule gives its first operand, `correct` the right local
     derivative, `kept_on` the operand, and the row's `line` the line that set it, unless
-    the row names an earlier frame already."""
+    the row names an earlier frame of another node already (one of the node's own, where
+    its rule did nothing, is this fault seen there)."""
     runs: dict[Value, int] = {}
     for index, frame in backwards:
         runs.setdefault(frame["node"], index)
@@ -259,10 +260,13 @@ def _kept_elsewhere(
             continue
         child, correct = found[0][0]
         at = runs.get(holder, backwards[-1][0])
-        if row["first"] is not None and row["first"]["frame"] <= at:
+        first = row["first"]
+        # An earlier frame of the node's own (its rule, `__init__`'s, passing nothing on)
+        # is this fault seen sooner: named so, with the line that set the rule elsewhere.
+        if first is not None and first["frame"] <= at and first["node"] != ids[node]:
             continue
         row["first"] = {
-            "frame": at,
+            "frame": at if first is None else min(first["frame"], at),
             "node": ids[node],
             "child": ids[child],
             "learner": 0.0,

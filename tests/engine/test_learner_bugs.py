@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 from micrograd.engine import Value as MicrogradValue
 
-from backprop_animator.engine import EngineError, trace_columns, trace_source
+from backprop_animator.engine import EngineError, enginecheck_source, trace_columns, trace_source
 from tests.engine.cpython import assert_same_output, printed_lines
 from tests.engine.helpers import assert_trace_invariants
 
@@ -1967,3 +1967,20 @@ def test_a_whole_pass_judged_on_the_nodes_it_reaches(name: str, extra: str, verd
     assert error is None
     assert_same_output(printed_lines(trace), printed)
     assert trace["engine_check"]["sort"]["verdict"] == verdict
+
+
+@pytest.mark.parametrize(
+    ("name", "op", "line", "kept_on"),
+    [("rule_on_self", "*", 27, "n3"), ("rule_on_other", "+", 18, "n3")],
+)
+def test_a_rule_set_on_another_node_names_the_line_that_set_it(
+    name: str, op: str, line: int, kept_on: str
+) -> None:
+    # The product's own run of `__init__`'s rule (passing nothing on) is the first frame
+    # that shows the fault; the row names the line that hung the rule elsewhere
+    # (`self._backward = _backward` in `__mul__`, `other._backward` in `__add__`), not
+    # `__init__`'s `lambda: None`, and which node keeps it.
+    source = (PROGRAMS / f"{name}.py").read_text()
+    row = next(r for r in enginecheck_source(source)["rules"] if r["op"] == op)
+    assert source.splitlines()[line - 1].strip().endswith("._backward = _backward")
+    assert (row["verdict"], row["line"], row["first"]["kept_on"]) == ("wrong", line, kept_on)

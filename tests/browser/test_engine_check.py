@@ -1006,3 +1006,31 @@ def test_an_unchecked_worded_power_whose_rules_wrote_is_not_said_to_be_backwards
     row = panel.locator("[data-testid=engine-check-row][data-op=pow]")
     expect(row).to_contain_text("no right derivative is known for this op here")
     expect(panel).not_to_contain_text("backward() writes")
+
+
+LEARNER_BUGS = Path(__file__).parents[1] / "engine" / "learner_bugs"
+
+
+@pytest.mark.parametrize(
+    ("name", "wrong", "unchecked"),
+    [("rule_on_self", "*", None), ("rule_on_other", "+", "*")],
+)
+def test_a_rule_set_on_another_node_is_said_on_its_ops_row_and_the_replaced_ones(
+    player_page: Page, server: str, name: str, wrong: str, unchecked: str | None
+) -> None:
+    # `self._backward = _backward` in `__mul__` (or `other._backward` in `__add__`): the
+    # op whose method did it is wrong, at that line, saying where the rule went; the op
+    # whose node's rule it replaced never ran its own (`replacedRows`), and says so rather
+    # than "no right derivative is known".
+    source = (LEARNER_BUGS / f"{name}.py").read_text(encoding="utf-8")
+    check = trace_source(source)["engine_check"]
+    open_player(player_page, player_url(server, source))
+    _expect_rows_match(player_page, check)
+    rows = player_page.get_by_test_id("engine-check-row")
+    row = rows.and_(player_page.locator(f"[data-op='{wrong}']"))
+    expect(row).to_contain_text(re.compile(r"The rule of \S+ is set on \S+, its operand"))
+    if unchecked is not None:
+        other = rows.and_(player_page.locator(f"[data-op='{unchecked}']"))
+        expect(other).to_contain_text(f"own rule never ran: the {wrong} op's method set its rule")
+        expect(other).not_to_contain_text("no right derivative is known")
+    expect(player_page.get_by_test_id("engine-check-sort")).to_contain_text("right")

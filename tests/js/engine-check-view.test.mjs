@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
-import { carriedPass, opsThatWrote } from "../../static/js/lab/engine-check-view.js";
+import { carriedPass, opsThatWrote, replacedRows } from "../../static/js/lab/engine-check-view.js";
 
 /** A backward frame of pass `pass` adding into `to`, whose gradient was `before`. */
 const add = (pass, to, before, delta = 1) => ({
@@ -39,5 +39,40 @@ describe("opsThatWrote: the check's rows some rule wrote a gradient of", () => {
     frames.push({ ...add(0, "a", 0), node: "n4", contributions: [] });
     const rows = opsThatWrote({ nodes, frames });
     assert.deepEqual([...rows].sort(), ["**", "Pow", "^", "pow", "pow 2x", "power", "tanh"]);
+  });
+});
+
+describe("replacedRows: an op whose rule another op's method replaced", () => {
+  it("names the product whose rule a sum's method overwrote, by the product's row", () => {
+    // `other._backward = _backward` in `__add__`: the `+` row is wrong, kept on n3, a `*`.
+    const trace = {
+      nodes: [
+        { id: "n3", op: "*" },
+        { id: "n4", op: "+" },
+        { id: "n5", op: "**2" },
+      ],
+    };
+    const plus = {
+      op: "+",
+      line: 18,
+      verdict: "wrong",
+      first: { frame: 3, node: "n4", child: "n2", learner: 0, correct: 1, kept_on: "n3" },
+    };
+    const check = { rules: [{ op: "*", line: 15, verdict: "unchecked", first: null }, plus] };
+    assert.deepEqual([...replacedRows(check, trace)], [["*", { holder: "n3", by: plus }]]);
+  });
+
+  it("names none where the rule was kept on a leaf or on a node of the same op", () => {
+    const trace = {
+      nodes: [
+        { id: "a", op: "" },
+        { id: "m", op: "*" },
+      ],
+    };
+    const first = { frame: 3, node: "m", child: "a", learner: 0, correct: 1 };
+    const onLeaf = { op: "*", line: 9, verdict: "wrong", first: { ...first, kept_on: "a" } };
+    const onSame = { op: "*", line: 9, verdict: "wrong", first: { ...first, kept_on: "m" } };
+    assert.equal(replacedRows({ rules: [onLeaf] }, trace).size, 0);
+    assert.equal(replacedRows({ rules: [onSame] }, trace).size, 0);
   });
 });

@@ -72,12 +72,14 @@ function jumpButton(frame, onSeek, buttons) {
 }
 
 /**
- * One op's row; `wrote`: whether a rule of a node of this op wrote a gradient.
+ * One op's row; `wrote`: whether a rule of a node of this op wrote a gradient;
+ * `replaced`: where another op's method set its rule in place of this op's (`replacedRows`).
  * @param {import("../passes/trace.js").RuleVerdict} rule
  * @param {boolean} wrote
+ * @param {{holder: string, by: import("../passes/trace.js").RuleVerdict} | undefined} replaced
  * @param {RowContext} ctx
  */
-function ruleRow(rule, wrote, { nameOf, jump, number, writeLines }) {
+function ruleRow(rule, wrote, replaced, { nameOf, jump, number, writeLines }) {
   const where = rule.line ? ` (line ${rule.line})` : "";
   /** @type {(Node | string)[]} */
   const parts = [html("code", { text: rule.op }), ` rule${where}: `, verdictMark(rule.verdict)];
@@ -112,6 +114,13 @@ function ruleRow(rule, wrote, { nameOf, jump, number, writeLines }) {
       number(correct, frame),
       ". ",
       jump(frame),
+    );
+  } else if (rule.verdict === "unchecked" && replaced) {
+    // Its node's rule was replaced by another op's: nothing of this op's ran to judge.
+    const { holder, by } = replaced;
+    const line = by.line ? ` on line ${by.line}` : "";
+    parts.push(
+      `: ${nameOf(holder)}'s own rule never ran: the ${by.op} op's method set its rule on ${nameOf(holder)} in its place${line}, so there is nothing of this op's to judge.`,
     );
   } else if (rule.verdict === "unchecked" && !wrote) {
     parts.push(
@@ -169,6 +178,26 @@ export function opsThatWrote(trace) {
     ops.add(rowOf(opOf.get(frame.node) ?? ""));
   }
   return ops;
+}
+
+/**
+ * The rows whose op's rule another op's method replaced (`other._backward = _backward` in
+ * `__add__` hangs the sum's rule on a product): by that op's row, the node whose own rule
+ * never ran and the row that says where it went (its `first.kept_on`).
+ * @param {import("../passes/trace.js").EngineCheck} check
+ * @param {import("../passes/trace.js").Trace} trace
+ * @returns {Map<string, {holder: string, by: import("../passes/trace.js").RuleVerdict}>}
+ */
+export function replacedRows(check, trace) {
+  const opOf = new Map(trace.nodes.map((node) => [node.id, node.op]));
+  const found = new Map();
+  for (const rule of check.rules) {
+    const holder = rule.first?.kept_on;
+    if (holder === undefined) continue;
+    const op = rowOf(opOf.get(holder) ?? "");
+    if (op !== "" && op !== rule.op && !found.has(op)) found.set(op, { holder, by: rule });
+  }
+  return found;
 }
 
 /**
@@ -448,7 +477,10 @@ export function mountEngineCheckView(
     },
   };
   const wrote = opsThatWrote(trace);
-  const rows = check.rules.map((rule) => ruleRow(rule, wrote.has(rule.op), ctx));
+  const replaced = replacedRows(check, trace);
+  const rows = check.rules.map((rule) =>
+    ruleRow(rule, wrote.has(rule.op), replaced.get(rule.op), ctx),
+  );
   const sort = sortRow(check.sort, trace, ctx);
   const accumulation = accumulationRow(check.accumulation, trace, wrote, ctx);
   // One sentence per row that has numbers, shown while the quiz hides them.

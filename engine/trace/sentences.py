@@ -30,12 +30,23 @@ from backprop_animator.engine.trace.number_format import MINUS
 _OPERAND = re.compile(r"[^\W\d]\w*(?:\.[^\W\d]\w*|\[[^\[\]]*\])*")
 
 
+# `operand`'s answers, remembered (every `+=` of every rule writes one, the same names
+# pass after pass), up to a bound, as narrate's rule texts are.
+_OPERANDS: dict[str, str] = {}
+MAX_OPERANDS = 4096
+
+
 def operand(name: str) -> str:
     """A node's name as it stands before `.grad` or `.backward()`, bracketed unless it is
     one operand already, so that `x1*w1`'s gradient does not read as `w1`'s:
     `operand("x1*w1") -> '(x1*w1)'`, `operand("layers[0].b") -> 'layers[0].b'`. The page
-    writes its blanks the same way (`operand` in static/js/player/rule-text.js)."""
-    return name if _OPERAND.fullmatch(name) else f"({name})"
+    writes its blanks the same way (`operand` in static/js/player/format.js)."""
+    written = _OPERANDS.get(name)
+    if written is None:
+        written = name if _OPERAND.fullmatch(name) else f"({name})"
+        if len(_OPERANDS) < MAX_OPERANDS:
+            _OPERANDS[name] = written
+    return written
 
 
 def built(own: str, numeric: str, data: str) -> str:

@@ -3005,10 +3005,11 @@ def merged_operands(
     given: Iterable[Any] = args or ()
     if kwargs:
         given = [*given, *kwargs.values()]
-    held = set(mirrors)
+    held: set[Value] | None = None
     for arg in given:
         kind = type(arg)
-        if (kind is not tuple and kind is not list) or len(arg) > 8:
+        # (a set merging some of them holds fewer than were given: most ops hold as many)
+        if (kind is not tuple and kind is not list) or not len(mirrors) < len(arg) <= 8:
             continue
         ordered = []
         for item in arg:
@@ -3016,6 +3017,8 @@ def merged_operands(
                 break
             ordered.append(item.mirror)
         else:
+            if held is None:
+                held = set(mirrors)
             if held < set(ordered):
                 return tuple(ordered)
     return None

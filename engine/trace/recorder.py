@@ -600,7 +600,10 @@ class Recorder:
         mirror = instance.mirror
         assert shape is not None and mirror is not None
         making = self.state.making
-        if making is None or any(arg is instance for arg in making[1]):
+        if making is None:
+            return
+        self.state.charge(len(making[1]) // ITEMS_PER_STEP)  # the look at its arguments
+        if any(arg is instance for arg in making[1]):
             return
         op = instance.attrs.get(shape.op)
         if type(op) is str:

@@ -2190,3 +2190,28 @@ print(y.value, y.derivative)
     assert run_in_cpython(source) == ["10.0 6.0"]
     with pytest.raises(EngineError, match="dual numbers, forward mode, which has no graph"):
         trace_source(source)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        # `d` (a reverse-mode Variable's adjoint, GRAD_NAMES) as an ordinary attribute of a
+        # class that is no engine: a dict, a list, a count; a record of two numbers
+        "class G:\n    def __init__(self):\n        self.d = {}\n        self.data = 3\n"
+        "g = G()\ng.d['a'] = 1\nprint(g.d, g.data)\n",
+        "class P:\n    def __init__(self, value, d):\n        self.value = value\n"
+        "        self.d = d\np = P(3, [1, 2])\nprint(p.value, p.d)\n",
+        "class R:\n    def __init__(self, data):\n        self.data = data\n"
+        "        self.d = len(data)\nr = R([1, 2, 3])\nprint(r.data, r.d)\n",
+        "class Item:\n    def __init__(self, v, d):\n        self.v = v\n        self.d = d\n"
+        "it = Item(2, 3.5)\nprint(it.v * it.d)\n",
+    ],
+)
+def test_an_attribute_d_of_a_class_that_is_no_engine_is_no_derivative(source: str) -> None:
+    # They were refused as dual numbers of forward mode carrying a derivative (d) with
+    # their number: a program that makes no Value is told so, as before `d` was a
+    # gradient's name (a dict or a list is no number, and a class without operators makes
+    # no nodes).
+    assert run_in_cpython(source)
+    with pytest.raises(EngineError, match="the program's result is not a Value"):
+        trace_source(source)

@@ -2192,6 +2192,50 @@ print(y.value, y.derivative)
         trace_source(source)
 
 
+NODE_WITH_A_DICT_D = """\
+class Node:
+    def __init__(self, data, children=()):
+        self.data = data
+        self._prev = set(children)
+        self.d = {}
+        self._backward = lambda: None
+
+    def __add__(self, other):
+        out = Node(self.data + other.data, (self, other))
+        def _backward():
+            self.d["up"] = out.data
+        out._backward = _backward
+        return out
+
+    def backward(self):
+        for c in self._prev:
+            c.d["x"] = 1
+            c._backward()
+
+a = Node(1.0)
+b = Node(2.0)
+c = a + b
+c.d["k"] = [1]
+c.backward()
+print(sorted(a.d), sorted(c.d))
+"""
+
+
+@pytest.mark.parametrize("empty", ["{}", "[]", "''", "()"])
+def test_a_node_shaped_class_whose_d_is_a_container_keeps_no_gradient_in_it(empty: str) -> None:
+    # Its `d` (a gradient's name, for a course's reverse mode) was taken for the nodes'
+    # gradient: the program stopped at `c.d["k"] = [1]` with "a node's .grad must be a
+    # number to be traced". A container or a string is no gradient: the class has none.
+    source = NODE_WITH_A_DICT_D.replace("self.d = {}", f"self.d = {empty}")
+    if empty != "{}":
+        source = source.replace('c.d["k"] = [1]\n', "").replace('c.d["x"] = 1', "pass")
+        source = source.replace('self.d["up"] = out.data', "pass")
+        source = source.replace("print(sorted(a.d), sorted(c.d))", "print(a.d, c.d)")
+    assert run_in_cpython(source)
+    with pytest.raises(EngineError, match="which is not a graph node here: it has no `grad`"):
+        trace_source(source)
+
+
 @pytest.mark.parametrize(
     "source",
     [

@@ -574,9 +574,13 @@ def _is_method(cls: PClass, name: str) -> bool:
 
 def gradient_name(attrs: dict[str, Any]) -> str | None:
     """The first of GRAD_NAMES an object holds that may be a gradient: not a container
-    or a string (`self.d = {}`, a dict of a class that is no engine, keeps none)."""
+    or a string (`self.d = {}`, a dict of a class that is no engine, keeps none), and a
+    bare `d` only beside an `f` (a course lab's `Variable(f)`: a tree's depth `d` beside
+    its `data` is none)."""
     for name in GRAD_NAMES:
         if name in attrs and type(attrs[name]) not in NO_GRADIENTS:
+            if name == "d" and "f" not in attrs:
+                continue
             return name
     return None
 

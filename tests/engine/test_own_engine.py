@@ -1936,9 +1936,9 @@ print(c.x)
         trace_source(source)
     message = str(caught.value)
     assert "Node objects have a pass, backpropagate(), but are no graph nodes" in message
-    # (`d` is a gradient's name, a course's adjoint: test_public_code_fixes.py; `x` is
-    # no number's)
-    assert "it has no number attribute" in message
+    # (`d` is a gradient's name beside an `f` alone, a course's adjoint:
+    # test_public_code_fixes.py; beside an `x` it is none)
+    assert "it has no `grad` attribute" in message
     assert run_in_cpython(source) == ["6.0"]
     plain = "class Counter:\n    def __init__(self):\n        self.n = 0.5\nc = Counter()\n"
     with pytest.raises(EngineError) as plain_caught:
@@ -2234,6 +2234,44 @@ def test_a_node_shaped_class_whose_d_is_a_container_keeps_no_gradient_in_it(empt
     assert run_in_cpython(source)
     with pytest.raises(EngineError, match="which is not a graph node here: it has no `grad`"):
         trace_source(source)
+
+
+DEPTHS_IN_D = """\
+class Node:
+    def __init__(self, data, children=()):
+        self.data = data
+        self.children = list(children)
+        self.d = 0
+
+    def __add__(self, other):
+        return Node(self.data + other.data, (self, other))
+
+    def push(self):
+        for c in self.children:
+            c.d += self.d + 1
+
+    def walk(self):
+        self.push()
+        for c in self.children:
+            c.walk()
+
+a = Node(1.0)
+b = Node(2.0)
+e = (a + b) + a
+e.walk()
+print(a.d, b.d, e.d)
+e
+"""
+
+
+def test_a_d_beside_a_number_other_than_f_is_no_gradient() -> None:
+    # A tree whose nodes keep their depth in `d` (a number, `data`, children, a method
+    # handing each child its share of `d`) was drawn as an engine whose `+` rule was
+    # wrong ("the right local derivative for a is 1, not 2"): `d` is a gradient's name
+    # only beside an `f`, a course lab's `Variable(f)`, as LANGUAGE.md says.
+    assert run_in_cpython(DEPTHS_IN_D) == ["3 2 0"]
+    with pytest.raises(EngineError, match="a graph, but not one drawn here: it has no `grad`"):
+        trace_source(DEPTHS_IN_D)
 
 
 @pytest.mark.parametrize(

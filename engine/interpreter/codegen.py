@@ -747,11 +747,12 @@ def _store(src: Source, store: Any, value: str) -> list[str]:
     target = src.local(local, obj) if local is not None else f"{src.name(obj, 'E')}(f)"
     a = src.name(attr, "A")
     # A traced node's attribute that is none of its class's watched names (its number,
-    # gradient and operands: `Machine.set_attr` has the recorder see those), such as
-    # `out._backward = _backward`, is written as `set_attr` writes it.
+    # gradient, operands, op and rule: `Machine.set_attr` has the recorder see those, an
+    # op set after the node is made, `out._op = '+'`, a rule set on an operand,
+    # `self._backward = _backward`), such as a label, is written as `set_attr` writes it.
     unwatched = (
         f"(s_ := o.cls.shape).grad != {a} and s_.number != {a}"
-        f" and s_.operands != {a} and s_.second != {a}"
+        f" and s_.operands != {a} and s_.second != {a} and s_.op != {a} and s_.rule != {a}"
     )
     return [
         f"r = {value}",

@@ -940,15 +940,18 @@ class Compiler(ExpressionCompiler):
         return run
 
     def annotated(self, node: ast.AnnAssign, scope: scopes.Scope) -> Stmt:
-        """`x: float = 0.0`: an assignment; the annotation is not evaluated (as with
-        `from __future__ import annotations`), but a class body records the name, in
-        order, for `@dataclass` (`engine.interpreter.stdlib.ANNOTATIONS`)."""
+        """`x: float = 0.0`: an assignment, then, in a module or a class body, the names
+        of the annotation looked up (`annotation_lookups`); a class body records the name,
+        in order, for `@dataclass` (`engine.interpreter.stdlib.ANNOTATIONS`)."""
         assign: Stmt = lambda f: None  # noqa: E731
         if node.value is not None:
             assign = self.assign(ast.Assign([node.target], node.value, lineno=node.lineno), scope)
-        if scope.kind in ("module", "class") and isinstance(node.target, ast.Name):
-            # A module's or class body's `x: T`: T is evaluated after the assignment, as
-            # CPython evaluates it (its names looked up: `annotation_lookups`)
+        elif isinstance(node.target, ast.Attribute | ast.Subscript):
+            # `obj.x: T`, `d[k]: T` with no value: CPython evaluates `obj` (and `d`, `k`)
+            assign = self.target_parts(node.target, scope)
+        if scope.kind in ("module", "class"):
+            # A module's or class body's `x: T` (`obj.x: T` too): T is evaluated after the
+            # assignment, as CPython evaluates it (its names looked up)
             assign = self.then_looked_up(assign, [node.annotation], scope)
         if scope.kind != "class" or not isinstance(node.target, ast.Name):
             return assign
@@ -970,6 +973,19 @@ class Compiler(ExpressionCompiler):
             if kept is not None:
                 f.vars.setdefault(kept, []).append(name)
             return assign(f)
+
+        return run
+
+    def target_parts(self, target: ast.Attribute | ast.Subscript, scope: scopes.Scope) -> Stmt:
+        """The expressions of an annotated target with no value (`obj` of `obj.x: T`, `d`
+        and `k` of `d[k]: T`), evaluated and dropped, as CPython evaluates them."""
+        parts = [self.expr(target.value, scope)]
+        if isinstance(target, ast.Subscript):
+            parts.append(self.expr(target.slice, scope))
+
+        def run(f: Frame) -> None:
+            for part in parts:
+                part(f)
 
         return run
 

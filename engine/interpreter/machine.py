@@ -321,9 +321,13 @@ class Machine:
         node's (`rule_owner`: the node its frame made of the others, `out`): the op's
         rule is kept on the operand, and the node it is of keeps none of its own
         (`Recorder.rule_kept_on`). The usual `out._backward = _backward` sets it on no
-        operand: one look at the method's arguments."""
+        operand: one look at the method's arguments, charged by their count."""
         making = self.state.making
-        if making is None or not any(arg is obj for arg in making[1]):
+        if making is None:
+            return
+        args = making[1]
+        self.state.charge(len(args) // ITEMS_PER_STEP)
+        if not any(arg is obj for arg in args):
             return
         closure = rule.closure
         self.state.charge(1 + len(closure.vars) // ITEMS_PER_STEP if closure else 1)

@@ -572,10 +572,23 @@ def _is_method(cls: PClass, name: str) -> bool:
     return type(cls.lookup(name)) is Function
 
 
+def gradient_name(attrs: dict[str, Any]) -> str | None:
+    """The first of GRAD_NAMES an object holds that may be a gradient: not a container
+    or a string (`self.d = {}`, a dict of a class that is no engine, keeps none), and a
+    bare `d` only beside an `f` (a course lab's `Variable(f)`: a tree's depth `d` beside
+    its `data` is none)."""
+    for name in GRAD_NAMES:
+        if name in attrs and type(attrs[name]) not in NO_GRADIENTS:
+            if name == "d" and "f" not in attrs:
+                continue
+            return name
+    return None
+
+
 def find_shape(cls: PClass, attrs: dict[str, Any]) -> Shape | None:
     """The shape of an instance just made, or None if it is not a graph node: it must
     hold `grad` and a number, and have a rule or operands (its own, or its class's)."""
-    grad = next((name for name in GRAD_NAMES if name in attrs), None)
+    grad = gradient_name(attrs)
     if grad is None:
         return None
     number = next((name for name in NUMBER_NAMES if name in attrs), None)
@@ -643,7 +656,7 @@ def unit_shape(attrs: dict[str, Any]) -> Shape | None:
     record, or as its own attributes (`Recorder.fill_holders`, `fill_records`,
     `own_operands`): a leaf's shape, its operands under a name it has not got. None
     where it lacks either."""
-    grad = next((name for name in GRAD_NAMES if name in attrs), None)
+    grad = gradient_name(attrs)
     number = next((name for name in HELD_NUMBER_NAMES if name in attrs), None)
     if grad is None or number is None:
         return None
@@ -676,7 +689,7 @@ def holds_unit(holder: Any, itself: bool = False) -> bool:
 
 def missing_part(attrs: dict[str, Any]) -> str:
     """What keeps an object from being a graph node, said for the learner."""
-    if not any(name in attrs for name in GRAD_NAMES):
+    if gradient_name(attrs) is None:
         return "it has no `grad` attribute"
     if not any(name in attrs for name in NUMBER_NAMES):
         return f"it has no number attribute (one of {', '.join(NUMBER_NAMES)})"
@@ -1301,6 +1314,10 @@ class PSet:
         self.entries = None
         if self.mirror is not None:
             self.mirror.clear()
+
+
+# What no gradient is (`gradient_name`)
+NO_GRADIENTS: frozenset[type] = frozenset({list, tuple, dict, PSet, str, bytes})
 
 
 class _Entry:

@@ -169,7 +169,9 @@ def check_run(
         right = [
             {node: None if node in unsure else found for node, found in by.items()} for by in right
         ]
-    rules, row_of = _rules(nodes, frames, right, backwards, ids, rule_line, merged or {})
+    # (a node an op's method hung another node's rule on runs that rule, not its own)
+    holders = {holder for holder, _ in kept_on.values()} if kept_on else set()
+    rules, row_of = _rules(nodes, frames, right, backwards, ids, rule_line, merged or {}, holders)
     if merged:
         _merges_lost(merged, row_of, backwards, ids, rule_line)
     if kept_on:
@@ -449,12 +451,15 @@ def _rules(
     ids: dict[Value, str],
     rule_line: Callable[[Value], int | None],
     merged: dict[Value, tuple[Value, ...]],
+    holders: Collection[Value] = (),
 ) -> tuple[list[dict[str, Any]], dict[Value, dict[str, Any]]]:
     """The rows of the rules, and each op node's row (the op nodes, for `_sort`). A row's
     `line` is its first node's rule's, a wrong row's that of the rule its first frame
     ran (an op two methods make has a rule on each one's line). The writes of a node's
     rule to an operand its set merged away (`merged`) are no factor of an operand it has
-    (what the merge lost is `_merges_lost`'s)."""
+    (what the merge lost is `_merges_lost`'s). A node of `holders` keeps a rule another
+    op's method set on it (`kept_on`): its frames run that rule, none of its own op's,
+    and judge nothing of its op (the other op's row says so: `_kept_elsewhere`)."""
     rows: dict[str, dict[str, Any]] = {}
     checked: dict[str, bool] = {}
     row_of: dict[Value, dict[str, Any]] = {}  # each op node's row
@@ -482,7 +487,7 @@ def _rules(
     for index, frame in backwards:
         node = frame["node"]
         row = row_of.get(node)
-        if row is None or row["first"] is not None:
+        if row is None or row["first"] is not None or node in holders:
             continue  # a leaf's rule, or already wrong: the first frame is the one to show
         pass_index = frame["pass"]
         if pass_index != right_at:

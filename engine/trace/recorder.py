@@ -600,7 +600,10 @@ class Recorder:
         mirror = instance.mirror
         assert shape is not None and mirror is not None
         making = self.state.making
-        if making is None or any(arg is instance for arg in making[1]):
+        if making is None:
+            return
+        self.state.charge(len(making[1]) // ITEMS_PER_STEP)  # the look at its arguments
+        if any(arg is instance for arg in making[1]):
             return
         op = instance.attrs.get(shape.op)
         if type(op) is str:
@@ -3130,8 +3133,10 @@ def graph_kept_apart(globals_: dict[str, Any]) -> tuple[PInstance, str, str] | N
     """An object the program's globals name that has a number and a gradient but no
     operands of its own (an adjoint course's `AdjFloat(val, adj)`, whose operands only a
     tape of `Block` objects keeps), with the names of its number and its gradient: for a
-    refusal that says what is missing. (A look at a few objects: the first with a number
-    and a gradient answers.)"""
+    refusal that says what is missing. Both hold numbers, and a class of the program's
+    along its MRO defines an operator (`__add__`…) that would make the nodes: a record
+    whose `d` is a dict, a list or a count is no node. (A look at a few objects: the
+    first with a number and a gradient answers.)"""
     for value in islice((v for v in globals_.values() if type(v) is PInstance), 64):
         if value.mirror is not None:
             continue
@@ -3140,10 +3145,27 @@ def graph_kept_apart(globals_: dict[str, Any]) -> tuple[PInstance, str, str] | N
         gradient = next((name for name in GRAD_NAMES if name in attrs), None)
         if number is None or gradient is None:
             continue
+        if not (_a_number(attrs[number]) and _a_number(attrs[gradient])):
+            continue
+        if not any(
+            name in cls.namespace for cls in value.cls.mro if not cls.builtin for name in OPERATORS
+        ):
+            continue
         if any(name in attrs for name in OPERAND_NAMES):
             return None  # (operands of its own: `graph_without_gradients`'s, or a leaf's)
         return value, number, gradient
     return None
+
+
+# The operator methods that make a node of a class's objects (`graph_kept_apart`)
+OPERATORS = (
+    "__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__", "__truediv__",
+    "__rtruediv__", "__pow__", "__neg__",
+)  # fmt: skip
+
+
+def _a_number(value: Any) -> bool:
+    return type(value) is float or type(value) is int
 
 
 def graph_pulled_backwards(globals_: dict[str, Any]) -> tuple[PInstance, str] | None:

@@ -964,6 +964,75 @@ def test_a_traced_nodes_attributes_written_in_place_trace_as_set_attr_writes_the
     assert_same_output(printed_lines(generated), run_in_cpython(NODE_WRITES))
 
 
+# A node's op set after it is made (`out._op = '+'`) and a product's rule hung on its
+# operand (`self._backward = _backward`, a learner's bug), in methods run many times.
+OP_AND_RULE_SET_LATER = """
+class Value:
+    def __init__(self, data, _children=()):
+        self.data = data
+        self.grad = 0.0
+        self._backward = lambda: None
+        self._prev = tuple(_children)
+        self._op = ''
+
+    def __add__(self, other):
+        out = Value(self.data + other.data, (self, other))
+        out._op = '+'
+        def _backward():
+            self.grad += out.grad
+            other.grad += out.grad
+        out._backward = _backward
+        return out
+
+    def __mul__(self, other):
+        out = Value(self.data * other.data, (self, other))
+        out._op = '*'
+        def _backward():
+            self.grad += other.data * out.grad
+            other.grad += self.data * out.grad
+        self._backward = _backward
+        return out
+
+    def backward(self):
+        topo, seen = [], set()
+        def build(v):
+            if v not in seen:
+                seen.add(v)
+                for child in v._prev:
+                    build(child)
+                topo.append(v)
+        build(self)
+        self.grad = 1.0
+        for v in reversed(topo):
+            v._backward()
+
+a, b, c = Value(2.0), Value(-3.0), Value(0.5)
+y = a + b
+for i in range(8):
+    y = y * c + a
+y.backward()
+print(a.grad, b.grad, c.grad)
+y
+"""
+
+
+def test_an_op_or_a_rule_set_on_a_node_in_a_generated_block_is_seen_as_set_attr_sees_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # `out._op = '+'` and `self._backward = _backward` in a method run past HOT_AFTER
+    # were written in place: the later nodes' ops stayed '' and the engine check's row of
+    # `*` lost the operand keeping its rule (`kept_on`) and the line that set it.
+    generated = trace_source(OP_AND_RULE_SET_LATER)
+    ops = {node["op"] for node in generated["nodes"] if node["kind"] != "leaf"}
+    assert ops == {"+", "*"}
+    row = next(r for r in generated["engine_check"]["rules"] if r["op"] == "*")
+    line = OP_AND_RULE_SET_LATER.splitlines()[row["line"] - 1]
+    assert (line.strip(), "kept_on" in row["first"]) == ("self._backward = _backward", True)
+    monkeypatch.setattr(codegen, "HOT_AFTER", 10**9)
+    assert generated == trace_source(OP_AND_RULE_SET_LATER)
+    assert_same_output(printed_lines(generated), run_in_cpython(OP_AND_RULE_SET_LATER))
+
+
 NESTED = """
 def wrap(t, n):
     return (t, n)

@@ -2225,3 +2225,48 @@ print(g([1]), outer())
         "from micrograd.engine import Value\nclass Neuron:\n"
         "    def __call__(self, x: Value) -> Value:\n        return x\nprint(1)\n"
     )
+
+
+def test_an_annotated_attribute_or_item_is_evaluated_as_cpython_evaluates_it() -> None:
+    # A module's or class body's `a.q: T = v` and `d[k]: T` evaluate T after the store,
+    # as a name's `x: T` does (they were never looked up), and `obj.x: T` with no value
+    # evaluates `obj` in any scope (`nope.x: int` in a function ran, `f().x: int` never
+    # called f).
+    assert_as_cpython(
+        """
+class A:
+    pass
+a = A()
+try:
+    a.q: Undefined = 3
+except NameError as e:
+    print(e, a.q)
+d = {}
+try:
+    d["k"]: Undefined2
+except NameError as e:
+    print(e, d)
+class B:
+    try:
+        a.r: Undefined3 = 4
+    except NameError as e:
+        print(e, a.r)
+def made():
+    print("made")
+    return A()
+made().x: int
+def f():
+    made().y: Undefined4
+    try:
+        nope.z: int
+    except NameError as e:
+        print(e)
+    x = [1, 2]
+    x[0]: int = 5
+    try:
+        x[nope2]: int
+    except NameError as e:
+        print(e, x)
+f()
+"""
+    )

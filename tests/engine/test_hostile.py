@@ -3664,3 +3664,40 @@ def test_annotations_looked_up_are_charged_and_bounded() -> None:
     deep = "List[" * 150 + "int" + "]" * 150
     trace_source(f"from typing import List\ndef f(x: {deep}) -> 'Nope':\n    pass\n" + END)
     trace_source("def f(x: (lambda: Nope), y: 'Nope') -> None:\n    pass\n" + END)
+
+
+# An op's method (`mul`) given 100,000 arguments sets its node's rule and op again and
+# again: each store looks for the node among the method's arguments (a rule or an op set
+# on an operand is another node's: `Machine.rule_on_operand`, `Recorder.renamed`).
+WIDE_OP_METHOD = """\
+class Value:
+    def __init__(self, data, _children=(), _op=''):
+        self.data = data
+        self.grad = 0.0
+        self._backward = lambda: None
+        self._prev = tuple(_children)
+        self._op = _op
+
+    def mul(self, *others):
+        out = Value(self.data, (self,), '*')
+        def _backward():
+            self.grad += out.grad
+        for i in range(5000):
+            setattr(out, ATTRIBUTE, VALUE)
+        return out
+
+a = Value(2.0)
+b = a.mul(*([1] * 100_000))
+"""
+
+
+@pytest.mark.parametrize(("attribute", "value"), [("_backward", "_backward"), ("_op", "'*'")])
+def test_a_rule_or_op_set_in_an_op_method_of_many_arguments_is_charged_for_the_look(
+    attribute: str, value: str
+) -> None:
+    source = WIDE_OP_METHOD.replace("ATTRIBUTE", repr(attribute)).replace("VALUE", value)
+    started = time.monotonic()
+    with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS") as caught:
+        trace_source(source, limits=Limits(time_limit=60.0))
+    assert caught.value.line == 14
+    assert time.monotonic() - started < 10.0

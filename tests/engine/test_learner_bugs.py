@@ -1984,3 +1984,31 @@ def test_a_rule_set_on_another_node_names_the_line_that_set_it(
     row = next(r for r in enginecheck_source(source)["rules"] if r["op"] == op)
     assert source.splitlines()[line - 1].strip().endswith("._backward = _backward")
     assert (row["verdict"], row["line"], row["first"]["kept_on"]) == ("wrong", line, kept_on)
+
+
+@pytest.mark.parametrize(
+    ("name", "forward", "rows"),
+    [
+        # `y * c` hangs the product's rule on the sum y, whose gradient is no longer 0
+        # when that rule runs: its writes (into y itself and c) were read as the sum's
+        # rule giving `a` 0 where 1 is right, and `+`, a right method, was called wrong.
+        ("rule_on_self", "y = a + b\nfor i in range(2):\n    y = y * c + a\n",
+         {"+": "right", "*": "wrong"}),
+        # `c + y * a` hangs the sum's rule on the product: `*`'s own rule never runs.
+        ("rule_on_other", "y = c + a * b\nfor i in range(2):\n    y = c + y * a\n",
+         {"*": "unchecked", "+": "wrong"}),
+    ],
+)  # fmt: skip
+def test_a_node_keeping_another_nodes_rule_is_not_judged_by_its_own_op(
+    name: str, forward: str, rows: dict[str, str]
+) -> None:
+    source = (PROGRAMS / f"{name}.py").read_text()
+    head, _, tail = source.partition("a = Value(2.0)")
+    lines = tail.splitlines()
+    program = f"{head}a = Value(2.0)\nb = Value(-3.0)\nc = Value(0.5)\n{forward}"
+    program += "y.backward()\nprint(a.grad, b.grad, c.grad)\n"
+    assert lines[-2:] == ["y.backward()", "print(a.grad, b.grad, c.grad)"]
+    trace = trace_source(program)
+    assert {row["op"]: row["verdict"] for row in trace["engine_check"]["rules"]} == rows
+    wrong = next(row for row in trace["engine_check"]["rules"] if row["verdict"] == "wrong")
+    assert "kept_on" in wrong["first"]

@@ -1936,9 +1936,9 @@ print(c.x)
         trace_source(source)
     message = str(caught.value)
     assert "Node objects have a pass, backpropagate(), but are no graph nodes" in message
-    # (`d` is a gradient's name, a course's adjoint: test_public_code_fixes.py; `x` is
-    # no number's)
-    assert "it has no number attribute" in message
+    # (`d` is a gradient's name beside an `f` alone, a course's adjoint:
+    # test_public_code_fixes.py; beside an `x` it is none)
+    assert "it has no `grad` attribute" in message
     assert run_in_cpython(source) == ["6.0"]
     plain = "class Counter:\n    def __init__(self):\n        self.n = 0.5\nc = Counter()\n"
     with pytest.raises(EngineError) as plain_caught:
@@ -2189,4 +2189,111 @@ print(y.value, y.derivative)
 """
     assert run_in_cpython(source) == ["10.0 6.0"]
     with pytest.raises(EngineError, match="dual numbers, forward mode, which has no graph"):
+        trace_source(source)
+
+
+NODE_WITH_A_DICT_D = """\
+class Node:
+    def __init__(self, data, children=()):
+        self.data = data
+        self._prev = set(children)
+        self.d = {}
+        self._backward = lambda: None
+
+    def __add__(self, other):
+        out = Node(self.data + other.data, (self, other))
+        def _backward():
+            self.d["up"] = out.data
+        out._backward = _backward
+        return out
+
+    def backward(self):
+        for c in self._prev:
+            c.d["x"] = 1
+            c._backward()
+
+a = Node(1.0)
+b = Node(2.0)
+c = a + b
+c.d["k"] = [1]
+c.backward()
+print(sorted(a.d), sorted(c.d))
+"""
+
+
+@pytest.mark.parametrize("empty", ["{}", "[]", "''", "()"])
+def test_a_node_shaped_class_whose_d_is_a_container_keeps_no_gradient_in_it(empty: str) -> None:
+    # Its `d` (a gradient's name, for a course's reverse mode) was taken for the nodes'
+    # gradient: the program stopped at `c.d["k"] = [1]` with "a node's .grad must be a
+    # number to be traced". A container or a string is no gradient: the class has none.
+    source = NODE_WITH_A_DICT_D.replace("self.d = {}", f"self.d = {empty}")
+    if empty != "{}":
+        source = source.replace('c.d["k"] = [1]\n', "").replace('c.d["x"] = 1', "pass")
+        source = source.replace('self.d["up"] = out.data', "pass")
+        source = source.replace("print(sorted(a.d), sorted(c.d))", "print(a.d, c.d)")
+    assert run_in_cpython(source)
+    with pytest.raises(EngineError, match="which is not a graph node here: it has no `grad`"):
+        trace_source(source)
+
+
+DEPTHS_IN_D = """\
+class Node:
+    def __init__(self, data, children=()):
+        self.data = data
+        self.children = list(children)
+        self.d = 0
+
+    def __add__(self, other):
+        return Node(self.data + other.data, (self, other))
+
+    def push(self):
+        for c in self.children:
+            c.d += self.d + 1
+
+    def walk(self):
+        self.push()
+        for c in self.children:
+            c.walk()
+
+a = Node(1.0)
+b = Node(2.0)
+e = (a + b) + a
+e.walk()
+print(a.d, b.d, e.d)
+e
+"""
+
+
+def test_a_d_beside_a_number_other_than_f_is_no_gradient() -> None:
+    # A tree whose nodes keep their depth in `d` (a number, `data`, children, a method
+    # handing each child its share of `d`) was drawn as an engine whose `+` rule was
+    # wrong ("the right local derivative for a is 1, not 2"): `d` is a gradient's name
+    # only beside an `f`, a course lab's `Variable(f)`, as LANGUAGE.md says.
+    assert run_in_cpython(DEPTHS_IN_D) == ["3 2 0"]
+    with pytest.raises(EngineError, match="a graph, but not one drawn here: it has no `grad`"):
+        trace_source(DEPTHS_IN_D)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        # `d` (a reverse-mode Variable's adjoint, GRAD_NAMES) as an ordinary attribute of a
+        # class that is no engine: a dict, a list, a count; a record of two numbers
+        "class G:\n    def __init__(self):\n        self.d = {}\n        self.data = 3\n"
+        "g = G()\ng.d['a'] = 1\nprint(g.d, g.data)\n",
+        "class P:\n    def __init__(self, value, d):\n        self.value = value\n"
+        "        self.d = d\np = P(3, [1, 2])\nprint(p.value, p.d)\n",
+        "class R:\n    def __init__(self, data):\n        self.data = data\n"
+        "        self.d = len(data)\nr = R([1, 2, 3])\nprint(r.data, r.d)\n",
+        "class Item:\n    def __init__(self, v, d):\n        self.v = v\n        self.d = d\n"
+        "it = Item(2, 3.5)\nprint(it.v * it.d)\n",
+    ],
+)
+def test_an_attribute_d_of_a_class_that_is_no_engine_is_no_derivative(source: str) -> None:
+    # They were refused as dual numbers of forward mode carrying a derivative (d) with
+    # their number: a program that makes no Value is told so, as before `d` was a
+    # gradient's name (a dict or a list is no number, and a class without operators makes
+    # no nodes).
+    assert run_in_cpython(source)
+    with pytest.raises(EngineError, match="the program's result is not a Value"):
         trace_source(source)

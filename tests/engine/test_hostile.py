@@ -3664,3 +3664,18 @@ def test_annotations_looked_up_are_charged_and_bounded() -> None:
     deep = "List[" * 150 + "int" + "]" * 150
     trace_source(f"from typing import List\ndef f(x: {deep}) -> 'Nope':\n    pass\n" + END)
     trace_source("def f(x: (lambda: Nope), y: 'Nope') -> None:\n    pass\n" + END)
+
+
+def test_a_supports_protocol_check_is_charged_and_bounded() -> None:
+    # `isinstance(x, SupportsFloat)` in an endless loop ends at the steps bound; of a
+    # class whose `__float__` is its own object, or an object holding itself, it looks
+    # at one method and nothing it holds.
+    loop = "from typing import SupportsFloat\nwhile True:\n    isinstance(1.0, SupportsFloat)\n"
+    with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
+        trace_source(loop + END, limits=SMALL)
+    selfish = (
+        "from typing import SupportsFloat, SupportsIndex\nclass S:\n    pass\n"
+        "S.__float__ = S\ns = S()\ns.me = s\ns.__index__ = [s] * 10**6\n"
+        "print(isinstance(s, SupportsFloat), isinstance(s, SupportsIndex))\n"
+    )
+    assert printed_lines(trace_source(selfish + END)) == run_in_cpython(selfish + END)

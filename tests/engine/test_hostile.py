@@ -3679,3 +3679,16 @@ def test_a_supports_protocol_check_is_charged_and_bounded() -> None:
         "print(isinstance(s, SupportsFloat), isinstance(s, SupportsIndex))\n"
     )
     assert printed_lines(trace_source(selfish + END)) == run_in_cpython(selfish + END)
+
+
+def test_a_graph_kept_in_functions_is_found_in_bounded_work() -> None:
+    # An object with a number, 100,000 attributes and a `grad_fn` lambda last: only the
+    # first attributes are looked at, and the refusal is the plain one.
+    many = (
+        "class Var:\n    def __init__(self):\n        self.v = 1.0\n"
+        "        for i in range(100_000):\n            setattr(self, f'a{i}', i)\n"
+        "        self.grad_fn = lambda: [(self, 1.0)]\n"
+        "x = Var()\nx.v\n"
+    )
+    with pytest.raises(EngineError, match="the program's result is not a Value"):
+        trace_source(many, limits=Limits(max_steps=10_000_000, time_limit=60.0))

@@ -3100,9 +3100,21 @@ _NUMBERS: dict[str, tuple[type, ...]] = {
     "Rational": (int, bool),
     "Integral": (int, bool),
 }
+# typing's runtime protocols of one method (`isinstance(x, SupportsFloat)`, as a learner's
+# `Var(val) if isinstance(val, SupportsFloat) else val`): the method, and the built-in
+# types of CPython 3.11 that have it (a complex number has no `__float__` there).
+_PROTOCOLS: dict[str, tuple[str, tuple[type, ...]]] = {
+    "SupportsFloat": ("__float__", (int, float, bool)),
+    "SupportsInt": ("__int__", (int, float, bool)),
+    "SupportsIndex": ("__index__", (int, bool)),
+    "SupportsAbs": ("__abs__", (int, float, bool, complex)),
+    "SupportsComplex": ("__complex__", (complex,)),
+    "SupportsRound": ("__round__", (int, float, bool)),
+    "SupportsBytes": ("__bytes__", (bytes,)),
+}
 ABSTRACT_CLASSES = frozenset(
-    {*_BUILT_IN_ALIASES, *_NUMBERS, "Iterable", "Iterator", "Generator", "Sized", "Container",
-     "Collection", "Reversible", "Callable", "Type", "Hashable"}
+    {*_BUILT_IN_ALIASES, *_NUMBERS, *_PROTOCOLS, "Iterable", "Iterator", "Generator", "Sized",
+     "Container", "Collection", "Reversible", "Callable", "Type", "Hashable"}
 )  # fmt: skip
 
 
@@ -3148,6 +3160,8 @@ def abstract_instance(name: str, value: Any) -> bool:
         if kind is PInstance:  # an IntEnum's member: an int (`numbers.Integral`)
             kind = type(enum_mixin_value(value))
         return kind in _NUMBERS[name]
+    if name in _PROTOCOLS:
+        return protocol_fits(value, *_PROTOCOLS[name])
     if name == "Iterable":
         return kind in SIZED or kind in ITERATOR_TYPES or _defines(value, "__iter__")
     if name == "Iterator":
@@ -3171,6 +3185,23 @@ def abstract_instance(name: str, value: Any) -> bool:
             return True
         return (kind is PSet and value.frozen) or kind not in UNHASHABLE
     return callable_value(value)  # Callable
+
+
+def protocol_fits(value: Any, method: str, types: tuple[type, ...]) -> bool:
+    """`isinstance(value, SupportsFloat)`: as CPython's `hasattr(value, '__float__')`,
+    its method not None: a built-in number of the types that have it, an object of the
+    program's whose class (or which itself) has it, a class of the program's that has it."""
+    kind = type(value)
+    if kind is PInstance:
+        if _data_type(value.cls) is not None:  # an IntEnum's member: an int
+            return type(enum_mixin_value(value)) in types
+        own = value.attrs.get(method, MISSING)
+        if own is not MISSING:
+            return own is not None
+        return value.cls.lookup(method) not in (MISSING, None)
+    if kind is PClass:
+        return value.lookup(method) not in (MISSING, None)
+    return kind in types
 
 
 # The dunders every object (and, for a class, `type`) has in CPython 3.11, and the ones

@@ -2539,6 +2539,17 @@ class Recorder:
                 "number (data, value…), its gradient (grad…) and its operands (_prev, "
                 "_children…) or its rule (_backward…), set on the node it makes"
             )
+        hidden = graph_in_functions(globals_)
+        if hidden is not None:
+            instance, number, rule = hidden
+            raise ProgramError(
+                f"the program's {instance.cls.name} objects hold a number ({number}) and a "
+                f"function ({rule}), but no gradient of their own, and their operands only "
+                "inside that function: a graph, but not one drawn here. The trace follows "
+                "each node to its operands: keep them on the node it makes (out._prev = "
+                "(self, other)), with node.grad, and a backward() that pushes each node's "
+                "gradient into its operands' grad"
+            )
         if last is None:
             raise ProgramError(NO_RESULT)
         raise ProgramError(
@@ -3045,6 +3056,28 @@ def graph_without_gradients(globals_: dict[str, Any]) -> PInstance | None:
                 _is_instance_of(operand, value) for operand in operands[:MAX_OPERANDS_LOOKED_AT]
             ):
                 return value
+    return None
+
+
+def graph_in_functions(globals_: dict[str, Any]) -> tuple[PInstance, str, str] | None:
+    """An object the program's globals name that holds a number and, under a rule's
+    name (or a name of its own with `grad` or `backward` in it), a function of the
+    program, but no gradient and no operands (breandan/picograd's `Var(val, grad_fn=lambda:
+    [(self, 1.0), (other, 1.0)])`, its gradients a dict each node works out): the object,
+    its number's name and its function's, for a refusal that says where the graph is.
+    Bounded: the globals once, `MAX_KEYS_LOOKED_AT` attributes of each."""
+    for value in globals_.values():
+        if type(value) is not PInstance or value.mirror is not None:
+            continue
+        attrs = value.attrs
+        number = next((name for name in NUMBER_NAMES if name in attrs), None)
+        if number is None or any(name in attrs for name in (*GRAD_NAMES, *OPERAND_NAMES)):
+            continue
+        for name, held in islice(attrs.items(), MAX_KEYS_LOOKED_AT):
+            if type(held) is Function and (
+                name in RULE_NAMES or "grad" in name.lower() or "backward" in name.lower()
+            ):
+                return value, number, name
     return None
 
 

@@ -974,6 +974,34 @@ except AttributeError as e:
         )
 
 
+def test_typings_supports_protocols_are_checked_by_their_method_as_cpythons() -> None:
+    # breandan/picograd's `Var(val) if isinstance(val, SupportsFloat) else val`
+    assert_as_cpython(
+        """
+from typing import (SupportsAbs, SupportsComplex, SupportsFloat, SupportsIndex, SupportsInt,
+                    SupportsRound)
+from enum import IntEnum
+class A:
+    def __float__(self):
+        return 1.0
+class B:
+    __float__ = None
+class C:
+    pass
+class K(IntEnum):
+    ONE = 1
+c = C()
+c.__float__ = lambda: 1.0
+values = [1, 1.5, True, 1j, 's', None, [1], (1,), {1}, {1: 2}, range(3), A(), B(), C(), c,
+          A, B, K.ONE]
+for P in (SupportsFloat, SupportsInt, SupportsIndex, SupportsAbs, SupportsComplex,
+          SupportsRound):
+    print([isinstance(v, P) for v in values])
+print(isinstance(1, (str, SupportsFloat)), isinstance('x', (str, SupportsFloat)))
+"""
+    )
+
+
 def test_a_runtime_checkable_protocol_is_checked_by_its_members() -> None:
     assert_as_cpython(
         """

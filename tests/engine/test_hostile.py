@@ -3701,3 +3701,31 @@ def test_a_rule_or_op_set_in_an_op_method_of_many_arguments_is_charged_for_the_l
         trace_source(source, limits=Limits(time_limit=60.0))
     assert caught.value.line == 14
     assert time.monotonic() - started < 10.0
+
+
+def test_a_supports_protocol_check_is_charged_and_bounded() -> None:
+    # `isinstance(x, SupportsFloat)` in an endless loop ends at the steps bound; of a
+    # class whose `__float__` is its own object, or an object holding itself, it looks
+    # at one method and nothing it holds.
+    loop = "from typing import SupportsFloat\nwhile True:\n    isinstance(1.0, SupportsFloat)\n"
+    with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
+        trace_source(loop + END, limits=SMALL)
+    selfish = (
+        "from typing import SupportsFloat, SupportsIndex\nclass S:\n    pass\n"
+        "S.__float__ = S\ns = S()\ns.me = s\ns.__index__ = [s] * 10**6\n"
+        "print(isinstance(s, SupportsFloat), isinstance(s, SupportsIndex))\n"
+    )
+    assert printed_lines(trace_source(selfish + END)) == run_in_cpython(selfish + END)
+
+
+def test_a_graph_kept_in_functions_is_found_in_bounded_work() -> None:
+    # An object with a number, 100,000 attributes and a `grad_fn` lambda last: only the
+    # first attributes are looked at, and the refusal is the plain one.
+    many = (
+        "class Var:\n    def __init__(self):\n        self.v = 1.0\n"
+        "        for i in range(100_000):\n            setattr(self, f'a{i}', i)\n"
+        "        self.grad_fn = lambda: [(self, 1.0)]\n"
+        "x = Var()\nx.v\n"
+    )
+    with pytest.raises(EngineError, match="the program's result is not a Value"):
+        trace_source(many, limits=Limits(max_steps=10_000_000, time_limit=60.0))

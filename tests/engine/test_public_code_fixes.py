@@ -6004,3 +6004,56 @@ def test_a_reverse_mode_whose_adjoint_is_d_beside_its_number_f_is_drawn() -> Non
     assert rows == {"*": "right", "/": "wrong"}
     assert printed_lines(trace_source(wrong)) == run_in_cpython(wrong)
     assert trace_columns(ADJOINT_D)  # the page's encoding of it too
+
+
+GRADS_FROM_LAMBDAS = """
+from __future__ import annotations
+
+from functools import reduce
+from typing import Union, SupportsFloat
+
+
+class Var:
+    def __init__(self, val: SupportsFloat,
+                 grad_fn: callable[[], List[tuple[Var, float]]] = lambda: []):
+        self.v, self.grad_fn = float(val), grad_fn
+        self.grads = self.grad()
+
+    def __add__(self, val: Union[Var, SupportsFloat]) -> Var:
+        other = Var(val) if isinstance(val, SupportsFloat) else val
+        return Var(val=self.v + other.v, grad_fn=lambda: [(self, 1.0), (other, 1.0)])
+
+    def __mul__(self, val: Union[Var, SupportsFloat]) -> Var:
+        other = Var(val) if isinstance(val, SupportsFloat) else val
+        return Var(val=self.v * other.v, grad_fn=lambda: [(self, other.v), (other, self.v)])
+
+    def grad(self, *vars: Var, bp: float = 1.0) -> dict[Var, float]:
+        return reduce(lambda a, b: {k: a.get(k, 0) + b.get(k, 0) for k in set(a) | set(b)},
+                      [input.grad(*vars, bp=val * bp) for (input, val) in self.grad_fn()],
+                      {self: bp}) if not vars else {v: self.grads[v] for v in vars}
+
+
+x = Var(1)
+y = Var(2)
+f = (x * x * 3 + y * y * y) * 2
+grads = f.grad(x, y)
+
+print(f.v)
+print(grads[x])
+print(grads[y])
+"""
+
+
+def test_a_graph_kept_in_lambdas_prints_as_cpython_and_is_refused_saying_where_it_is() -> None:
+    """breandan/picograd (round twenty-six): a `Var` whose `grad_fn` lambda returns its
+    operands with their local derivatives, and whose gradients are a dict each node works
+    out when it is made. `isinstance(val, SupportsFloat)` was refused as no class; it
+    prints as CPython now, and the trace, which has no pass to draw, says why: the
+    operands live only in the lambdas, and no node has a gradient of its own."""
+    source = GRADS_FROM_LAMBDAS
+    expected = run_in_cpython(source)
+    assert expected == ["22.0", "12.0", "24.0"]
+    with pytest.raises(EngineError, match=r"Var objects hold a number \(v\) and a function"):
+        trace_source(source)
+    with pytest.raises(EngineError, match=r"operands only inside that function"):
+        trace_columns(source)

@@ -3508,6 +3508,11 @@ def as_number(value: Any, field: str) -> float:
             f"a node's .{field} is the complex number {value!r}: a negative number to a "
             "fractional power is complex in Python, and only real numbers are traced"
         )
+    if type(value) is PInstance and field == "grad" and value.cls.shape is not None:
+        # A gradient kept as a node of the program's own class, as Grokking Deep
+        # Learning's `Tensor` keeps it (`grad = Tensor(1)`, `self.grad += grad`): its
+        # number is its own number (not a node's again: that would have no end).
+        value = value.attrs.get(value.cls.shape.number)
     if type(value) not in (int, float, bool):
         raise ProgramError(f"a node's .{field} must be a number to be traced")
     number = float(value)

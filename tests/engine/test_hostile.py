@@ -3664,3 +3664,12 @@ def test_annotations_looked_up_are_charged_and_bounded() -> None:
     deep = "List[" * 150 + "int" + "]" * 150
     trace_source(f"from typing import List\ndef f(x: {deep}) -> 'Nope':\n    pass\n" + END)
     trace_source("def f(x: (lambda: Nope), y: 'Nope') -> None:\n    pass\n" + END)
+
+
+def test_a_numbers_str_called_by_name_is_bounded_as_str_is() -> None:
+    # As `str(x)`: an int at the interpreter's bound prints; the work is charged.
+    source = "x = 1 << 4000\ns = ''\nfor _ in range(50):\n    s = x.__str__()\nprint(len(s))\n"
+    assert printed_lines(trace_source(source + END))[:1] == [str(len(str(1 << 4000)))]
+    endless = "x = 1 << 4000\nwhile True:\n    x.__repr__()\n"
+    with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
+        trace_source(endless + END, limits=Limits(max_steps=20_000))

@@ -6004,3 +6004,92 @@ def test_a_reverse_mode_whose_adjoint_is_d_beside_its_number_f_is_drawn() -> Non
     assert rows == {"*": "right", "/": "wrong"}
     assert printed_lines(trace_source(wrong)) == run_in_cpython(wrong)
     assert trace_columns(ADJOINT_D)  # the page's encoding of it too
+
+
+# The shape of Grokking Deep Learning's `Tensor` (chapter 13), as tutorials and course
+# pages paste it, written here in our own words: operands in `creators` (None for a
+# leaf), `children` a dict of how many times each consumer (by id) still owes its
+# gradient, a recursive `backward(grad, origin)` that goes on to the operands once every
+# consumer has paid, and gradients that are themselves objects of the class.
+COUNTED_TENSOR = """
+import random
+
+
+class Tensor:
+    def __init__(self, data, creators=None, op=None, autograd=False):
+        self.data = data
+        self.creators = creators
+        self.creation_op = op
+        self.autograd = autograd
+        self.grad = None
+        self.id = random.randint(0, 10**6)
+        self.children = {}
+        for c in creators or []:
+            c.children[self.id] = c.children.get(self.id, 0) + 1
+
+    def paid(self):
+        return all(count == 0 for count in self.children.values())
+
+    def backward(self, grad=None, origin=None):
+        if not self.autograd:
+            return
+        if grad is None:
+            grad = Tensor(1.0)
+        if origin is not None:
+            self.children[origin.id] -= 1
+        self.grad = grad if self.grad is None else self.grad + grad
+        if self.creators is None or not (origin is None or self.paid()):
+            return
+        a = self.creators[0]
+        if self.creation_op == "add":
+            a.backward(self.grad, self)
+            self.creators[1].backward(self.grad, self)
+        elif self.creation_op == "mul":
+            b = self.creators[1]
+            a.backward(self.grad * Tensor(b.data), self)
+            b.backward(self.grad * Tensor(a.data), self)
+
+    def __add__(self, other):
+        if self.autograd and other.autograd:
+            return Tensor(self.data + other.data, [self, other], "add", True)
+        return Tensor(self.data + other.data)
+
+    def __mul__(self, other):
+        if self.autograd and other.autograd:
+            return Tensor(self.data * other.data, [self, other], "mul", True)
+        return Tensor(self.data * other.data)
+
+    def __repr__(self):
+        return self.data.__repr__()
+
+    def __str__(self):
+        return self.data.__str__()
+
+
+w = Tensor(0.5, autograd=True)
+x = Tensor(-2.0, autograd=True)
+h = w * x
+y = h * h + h * w
+y.backward()
+print(y, w.grad, x.grad, repr(h.grad))
+"""
+
+
+def test_gradients_kept_as_objects_of_the_class_and_a_children_dict_of_counts_are_drawn() -> None:
+    # It was refused: "a node's .grad must be a number to be traced" (a gradient is a
+    # `Tensor`), and once past that, `children` (a dict of consumers' ids) was taken for
+    # the operands, so each pass drew its output alone; `self.data.__str__()` was
+    # "'float' object has no attribute '__str__' here".
+    trace = trace_source(COUNTED_TENSOR)
+    assert printed_lines(trace) == run_in_cpython(COUNTED_TENSOR)
+    leaves = {node["label"]: node["grad"] for node in trace["nodes"] if node["kind"] == "leaf"}
+    # y = (wx)^2 + wxw: dy/dw = 2wx^2 + 2wx, dy/dx = 2w^2x + w^2
+    assert leaves == {"w": 2 * 0.5 * 4.0 + 2 * 0.5 * -2.0, "x": 2 * 0.25 * -2.0 + 0.25}
+    assert {node["op"] for node in trace["nodes"] if node["kind"] == "op"} == {"+", "*"}
+    for node in trace["nodes"]:
+        assert math.isclose(node["correct_grad"], node["grad"], rel_tol=1e-9)
+    assert trace_columns(COUNTED_TENSOR)
+    # A gradient object whose own number is no number is refused with the usual sentence.
+    broken = COUNTED_TENSOR.replace("grad = Tensor(1.0)", "grad = Tensor(Tensor(1.0))")
+    with pytest.raises(EngineError, match=r"a node's \.grad must be a number to be traced"):
+        trace_source(broken)

@@ -6093,3 +6093,45 @@ def test_gradients_kept_as_objects_of_the_class_and_a_children_dict_of_counts_ar
     broken = COUNTED_TENSOR.replace("grad = Tensor(1.0)", "grad = Tensor(Tensor(1.0))")
     with pytest.raises(EngineError, match=r"a node's \.grad must be a number to be traced"):
         trace_source(broken)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "rules", "accumulation"),
+    [
+        # `*` hands a its own number where b's is right (h * w: h's share is h, not w)
+        (
+            "a.backward(self.grad * Tensor(b.data), self)",
+            "a.backward(self.grad * Tensor(a.data), self)",
+            {"*": "wrong", "+": "unchecked"},
+            "right",
+        ),
+        # `+` hands its second operand -1 times its gradient
+        (
+            "self.creators[1].backward(self.grad, self)",
+            "self.creators[1].backward(self.grad * Tensor(-1.0), self)",
+            {"*": "unchecked", "+": "wrong"},
+            "right",
+        ),
+        # `=` where the sum is right: h, used three times, keeps its last share
+        (
+            "self.grad = grad if self.grad is None else self.grad + grad",
+            "self.grad = grad",
+            {"*": "unchecked", "+": "unchecked"},
+            "wrong",
+        ),
+    ],
+)
+def test_a_recursive_backward_with_no_rule_per_node_names_the_op_or_the_sum_it_broke(
+    old: str, new: str, rules: dict[str, str], accumulation: str
+) -> None:
+    # Such a backward() writes every gradient itself (no rule per node to judge): it was
+    # judged whole, and the sort row named a node whose gradient ended wrong, whatever
+    # the bug. Its writes are now read as a walk down from the output (`path_fault`).
+    source = COUNTED_TENSOR.replace(old, new)
+    assert source != COUNTED_TENSOR
+    trace = trace_source(source)
+    assert printed_lines(trace) == run_in_cpython(source)
+    check = trace["engine_check"]
+    assert {row["op"]: row["verdict"] for row in check["rules"]} == rules
+    assert check["sort"]["verdict"] == "right"
+    assert check["accumulation"]["verdict"] == accumulation

@@ -329,7 +329,9 @@ OPERAND_PAIRS = (
     ("v1", "v2"),
 )  # fmt: skip
 # (`primal` and `adjoint`: reverse mode as the autodiff literature names a node's parts)
-NUMBER_NAMES = ("data", "value", "val", "_data", "_value", "v", "primal")
+# `num`: the `NumberWithGrad(num, depends_on, creation_op)` of Seth Weidman's "Deep Learning
+# from Scratch" (its chapter on automatic differentiation)
+NUMBER_NAMES = ("data", "value", "val", "_data", "_value", "v", "primal", "num")
 # `_grad` behind a `grad` property; Eli Bendersky's rad.py keeps a `Var`'s gradient in `gv`
 # (its `grad(gv)` method is the pass: `is_grad_pass`).
 GRAD_NAMES = (

@@ -6135,3 +6135,51 @@ def test_a_recursive_backward_with_no_rule_per_node_names_the_op_or_the_sum_it_b
     assert {row["op"]: row["verdict"] for row in check["rules"]} == rules
     assert check["sort"]["verdict"] == "right"
     assert check["accumulation"]["verdict"] == accumulation
+
+
+# The shape of the `NumberWithGrad` of Seth Weidman's "Deep Learning from Scratch" (its
+# number is `num`, its operands `depends_on`), in our own words: a recursive backward()
+# that hands each operand the gradient the node has so far.
+NUM_NODE = """
+class Num:
+    def __init__(self, num, depends_on=None, creation_op=""):
+        self.num = num
+        self.grad = None
+        self.depends_on = depends_on or []
+        self.creation_op = creation_op
+
+    def __add__(self, other):
+        other = other if isinstance(other, Num) else Num(other)
+        return Num(self.num + other.num, [self, other], "add")
+
+    def __mul__(self, other):
+        other = other if isinstance(other, Num) else Num(other)
+        return Num(self.num * other.num, [self, other], "mul")
+
+    def backward(self, grad=None):
+        self.grad = 1 if grad is None else (grad if self.grad is None else self.grad + grad)
+        a, b = (self.depends_on + [None, None])[:2]
+        if self.creation_op == "add":
+            a.backward(self.grad)
+            b.backward(self.grad)
+        elif self.creation_op == "mul":
+            a.backward(b.num * self.grad)
+            b.backward(a.num * self.grad)
+
+
+w = Num(3)
+y = (w * 4 + 3) * (w + 2)
+y.backward()
+print(y.num, w.grad)
+"""
+
+
+def test_a_node_whose_number_is_num_is_drawn() -> None:
+    # It was refused: "it has no number attribute (one of data, value, val, …)".
+    trace = trace_source(NUM_NODE)
+    assert printed_lines(trace) == run_in_cpython(NUM_NODE) == ["75 35"]
+    leaves = {node["label"]: node["grad"] for node in trace["nodes"] if node["kind"] == "leaf"}
+    assert leaves["w"] == 35.0  # d/dw (4w + 3)(w + 2) = 8w + 11
+    broken = NUM_NODE.replace("a.backward(b.num * self.grad)", "a.backward(a.num * self.grad)")
+    check = trace_source(broken)["engine_check"]
+    assert {row["op"]: row["verdict"] for row in check["rules"]} == {"*": "wrong", "+": "unchecked"}

@@ -1488,11 +1488,12 @@ class Recorder:
         # Handed down every path: the op whose share parts from the chain rule is named,
         # not the walk (`engine_check.path_fault`).
         fault = path_fault(sort["changes"], reachable, found, output)
+        sort["text"] += narrate.parted_writes_text(node, self.names, end[node], right[node], output)
         if fault is None:
             self.walk_faults[id(sort)] = node
         else:
             self.path_faults[id(sort)] = fault
-        sort["text"] += narrate.parted_writes_text(node, self.names, end[node], right[node], output)
+            sort["text"] += narrate.path_fault_text(fault, self.names)
 
     def pass_code(self, code: Any) -> None:
         """Where the program's own `backward()` of this pass is written, for the page's

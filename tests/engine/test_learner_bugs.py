@@ -973,11 +973,13 @@ NO_RULE_TEXTS = {
     "path_sum_sub_sign": NO_RULE.replace("y.backward", "loss.backward").replace("9 g", "11 g")
     + " t's gradient ends 0.9232, where a right engine's is −0.9232: these writes are not the "
     "chain rule's sum, over each path from loss down to a node, of the product of the local "
-    "derivatives along it.",
+    "derivatives along it. The first share that parts: err handed t 1 times the gradient it "
+    "got, where the chain rule's local derivative is −1.",
     "path_sum_assign": NO_RULE.replace("y.backward", "z.backward").replace("9 g", "5 g")
     + " x's gradient ends 2, where a right engine's is 1: these writes are not the chain "
     "rule's sum, over each path from z down to a node, of the product of the local "
-    "derivatives along it.",
+    "derivatives along it. The first share that parts: mul(x, x)'s share to x was written "
+    "over the −3 its gradient held (=, where += keeps it).",
     "recursive_passes_total": NO_RULE + " x*w+b's gradient ends −1.601, where a right "
     "engine's is −0.4499: these writes are not the chain rule's sum, over each path from y "
     "down to a node, of the product of the local derivatives along it.",

@@ -66,7 +66,7 @@ NAMES = frozenset(
     {f"__{w}__" for w in (*ARITHMETIC, *INTEGER_ONLY)}
     | {f"__r{w}__" for w in (*ARITHMETIC, *INTEGER_ONLY)}
     | {f"__{w}__" for w in (*COMPARISONS, "neg", "pos", "abs", "invert", "index", "round")}
-    | {"__divmod__", "__rdivmod__", "__format__", *CONVERSIONS}
+    | {"__divmod__", "__rdivmod__", "__format__", "__str__", "__repr__", *CONVERSIONS}
 )
 
 
@@ -77,6 +77,17 @@ def convert(name: str, how: Callable[[Any], Any]) -> Method:
             return how(obj)
         except (OverflowError, ValueError) as error:  # `inf.__int__()`: CPython's words
             raise ProgramError(str(error), kind=type(error).__name__) from None
+
+    return method
+
+
+def text_method(name: str, format_: Call) -> Method:
+    """`self.data.__str__()`, as Grokking Deep Learning's `Tensor.__str__` has it: an
+    int's, a float's and a bool's `str` and `repr` are one, `format(x, '')`."""
+
+    def method(obj: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
+        arguments(name, args, kwargs, 0)
+        return format_([obj, ""], {})
 
     return method
 
@@ -163,6 +174,8 @@ def number_dunders(
             methods[f"__{word}__"] = unary(f"__{word}__", op)
         methods["__round__"] = round_method
         methods["__format__"] = format_method
+        methods["__str__"] = text_method("__str__", format_)
+        methods["__repr__"] = text_method("__repr__", format_)
         methods["__divmod__"] = pair("__divmod__", reverse=False)
         methods["__rdivmod__"] = pair("__rdivmod__", reverse=True)
         methods.update({name: convert(name, how) for name, how in CONVERSIONS.items()})

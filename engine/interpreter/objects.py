@@ -318,6 +318,9 @@ OPERAND_NAMES = (
     # `progenitor`, `operador_mae`, `rotulo`, the rule `propagar`, `propagar_tudo()`.
     "progenitor", "progenitores",
     "_ancestors", "ancestors",  # a `Scalar(val, …)` whose rule is `_backward_fn`
+    # Grokking Deep Learning's `Tensor(data, creators=None, creation_op=None, …)`, whose
+    # `children` is a dict of its consumers' ids (no operands: `find_shape` passes it by)
+    "creators", "_creators",
 )  # fmt: skip
 # Operands kept one to an attribute, two attributes a node (tried after OPERAND_NAMES).
 OPERAND_PAIRS = (
@@ -326,7 +329,9 @@ OPERAND_PAIRS = (
     ("v1", "v2"),
 )  # fmt: skip
 # (`primal` and `adjoint`: reverse mode as the autodiff literature names a node's parts)
-NUMBER_NAMES = ("data", "value", "val", "_data", "_value", "v", "primal")
+# `num`: the `NumberWithGrad(num, depends_on, creation_op)` of Seth Weidman's "Deep Learning
+# from Scratch" (its chapter on automatic differentiation)
+NUMBER_NAMES = ("data", "value", "val", "_data", "_value", "v", "primal", "num")
 # `_grad` behind a `grad` property; Eli Bendersky's rad.py keeps a `Var`'s gradient in `gv`
 # (its `grad(gv)` method is the pass: `is_grad_pass`).
 GRAD_NAMES = (
@@ -614,7 +619,8 @@ def find_shape(cls: PClass, attrs: dict[str, Any]) -> Shape | None:
         (
             name
             for name in OPERAND_NAMES
-            if name in attrs or (cls.lookup(name) is not MISSING and not _is_method(cls, name))
+            if (name in attrs and type(attrs[name]) is not dict)
+            or (name not in attrs and cls.lookup(name) is not MISSING and not _is_method(cls, name))
         ),
         None,
     )

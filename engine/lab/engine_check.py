@@ -129,6 +129,7 @@ def check_run(
     right_orders: Collection[int] = (),
     merged: dict[Value, tuple[Value, ...]] | None = None,
     kept_on: dict[Value, tuple[Value, int]] | None = None,
+    path_faults: dict[int, PathFault] | None = None,
 ) -> dict[str, Any]:
     """Where a program's own Value class parts from a right engine, read off the
     recorder's own tables as its trace is written: `nodes` every node of the trace in the
@@ -153,7 +154,11 @@ def check_run(
     (`recorder.merged_operands`): the op's row is wrong where that lost a rule (`_merge_lost`).
     `kept_on`: the nodes whose rule was set on one of their operands (`self.backward_fn =
     fn` in `__mul__`), each with that operand and the line: the op's row is wrong there
-    (`_kept_elsewhere`), and the sort orders no rule of such a node."""
+    (`_kept_elsewhere`), and the sort orders no rule of such a node. `path_faults`: the
+    sort frames (by id) of passes whose backward() wrote every gradient itself, down
+    every path, and handed an operand a share no right local derivative gives, or wrote
+    it over a gradient already there (`path_fault`): that op's row, or the `+=` row, is
+    wrong there, not the sort."""
     # (picked out without a bytecode a frame: most frames are rules' or builds')
     backwards = list(compress(enumerate(frames), map("backward".__eq__, map(_PHASE, frames))))
     stale_at: dict[int, int] = {}  # by frame index (a joined run keeps its first frame's)
@@ -176,6 +181,7 @@ def check_run(
         _merges_lost(merged, row_of, backwards, ids, rule_line)
     if kept_on:
         _kept_elsewhere(kept_on, row_of, backwards, ids)
+    overwrite = _own_path_faults(path_faults, frames, row_of, ids) if path_faults else None
     is_op: Callable[[Value], bool] = row_of.__contains__
     if kept_on:
         is_op = partial(_has_own_rule, row_of, kept_on)
@@ -198,7 +204,9 @@ def check_run(
             right_orders,
             walked,
         ),
-        "accumulation": _earliest(_accumulation(backwards, right, ids), _overwritten(frames, ids)),
+        "accumulation": _earliest(
+            _earliest(_accumulation(backwards, right, ids), _overwritten(frames, ids)), overwrite
+        ),
     }
 
 
@@ -225,6 +233,43 @@ def _numbers_apart(nodes: list[Value], rule_line: Callable[[Value], int | None])
         if numbers and not all(agrees(k, numbers[0]) for k in numbers):
             apart.update(uses)
     return apart
+
+
+def _own_path_faults(
+    path_faults: dict[int, PathFault],
+    frames: list[dict[str, Any]],
+    row_of: dict[Value, dict[str, Any]],
+    ids: dict[Value, str],
+) -> dict[str, Any] | None:
+    """The op rows of the nodes whose share to an operand parts from the chain rule in a
+    backward() that writes every gradient itself (`path_fault`, by its sort frame's id):
+    wrong at that frame, with the share it gave (`learner`) and the right one; and the
+    first such share written over a gradient already there, the `+=` row's `first`."""
+    overwrite = None
+    for index, frame in enumerate(frames):
+        fault = path_faults.get(id(frame))
+        if fault is None:
+            continue
+        kind, node, child, learner, correct = fault
+        if node not in ids or child not in ids:
+            continue
+        if kind == "=":
+            if overwrite is None:
+                overwrite = {"frame": index, "node": ids[node], "child": ids[child]}
+                overwrite["lost"] = learner
+            continue
+        row = row_of.get(node)
+        if row is None or row["first"] is not None:
+            continue
+        row["verdict"] = "wrong"
+        row["first"] = {
+            "frame": index,
+            "node": ids[node],
+            "child": ids[child],
+            "learner": learner,
+            "correct": correct,
+        }
+    return overwrite
 
 
 def _has_own_rule(
@@ -1045,3 +1090,93 @@ def _accumulation(
                 }
                 return {"verdict": "wrong", "first": first}
     return {"verdict": "right", "first": None}
+
+
+# What `path_fault` finds: `("op" or "=", node, operand, a, b)`.
+PathFault = tuple[str, Value, Value, float, float]
+
+
+def path_fault(
+    changes: Iterable[tuple[Value, str, Any, Any]],
+    reachable: list[Value],
+    found: dict[Value, Locals | None],
+    output: Value,
+) -> PathFault | None:
+    """Where a backward() that writes every gradient itself by handing each operand its
+    share down every path (`def backward(self, grad): self.grad += grad; ...
+    child.backward(grad * local)`, or once every consumer has paid, with the gradient it
+    has then) parts from the chain rule: `("op", node, operand, learner's local, right
+    local)` at the first write whose share is no right local derivative times what the
+    node got or has, or `("=", node, operand, lost, 0.0)` at the first that wrote its
+    share over a gradient already there; else None. The writes are read as a walk down
+    from the output: each write's node is the operand of the nearest node of the walk so
+    far that has it (one whose share agrees first, where several do), so a pass that is
+    no such walk, or that right locals agree with everywhere, names nothing
+    (`Recorder.judge_own_writes` then names the node that ends wrong, as before).
+
+    Example: z = x * y at x = 2, y = 3, whose rule gives y the share 3 (x's number where
+    y's is right): the writes z 0→1, x 0→3, y 0→3 give `("op", z, y, 3.0, 2.0)`."""
+    changes = list(changes)
+    consumers: dict[Value, list[Value]] = {}
+    budget = 4 * len(changes)
+    for node in reachable:
+        for child in node._prev:
+            consumers.setdefault(child, []).append(node)
+        budget += len(node._prev)
+    stack: list[tuple[Value, float, float]] = []  # (node, what it got, what it has)
+    at: dict[Value, int] = {}  # where each node of the walk is on it (once: a DAG's path)
+    fault: PathFault | None = None
+    for node, field, before, after in changes:
+        if field != "grad" or (node not in consumers and node is not output):
+            continue
+        delta = after - before
+        if not stack:
+            if node is not output:
+                return None
+            stack.append((node, delta, after))
+            at[node] = 0
+            continue
+        places = sorted((at[p] for p in consumers.get(node, ()) if p in at), reverse=True)
+        budget -= len(places) + 1
+        if not places or budget < 0:
+            return None
+        chosen, shares = _share_giver(stack, places, found, node, delta)
+        parent, got, _ = stack[chosen]
+        if fault is None and shares and got:
+            over = (agrees(after, s * got) and not agrees(delta, s * got) for s in shares)
+            if before and any(over):
+                fault = ("=", parent, node, before, 0.0)  # `=` where `+=` is right
+            elif chosen == places[0] and not _agrees_any(delta, shares, got, stack[chosen][2]):
+                fault = ("op", parent, node, delta / got, shares[0])
+        for gone, _, _ in stack[chosen + 1 :]:
+            del at[gone]
+        del stack[chosen + 1 :]
+        at[node] = len(stack)
+        stack.append((node, delta, after))
+    return fault
+
+
+def _agrees_any(delta: float, shares: list[float], got: float, has: float) -> bool:
+    return any(agrees(delta, s * got) or agrees(delta, s * has) for s in shares)
+
+
+def _share_giver(
+    stack: list[tuple[Value, float, float]],
+    places: list[int],
+    found: dict[Value, Locals | None],
+    node: Value,
+    delta: float,
+) -> tuple[int, list[float]]:
+    """The place on the walk of the node that handed `node` its share `delta` (the
+    nearest whose right local agrees with it, else the nearest), and the right locals of
+    `node` in that node's op (none for an op with no right rule)."""
+    for i in places:
+        parent, got, has = stack[i]
+        locals_ = found.get(parent)
+        if locals_ is None:
+            return i, []  # an op with no right rule: nothing to judge it by
+        shares = [local for child, local in locals_ if child is node]
+        if _agrees_any(delta, shares, got, has):
+            return i, shares
+    parent = stack[places[0]][0]
+    return places[0], [local for child, local in found.get(parent) or () if child is node]

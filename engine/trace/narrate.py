@@ -613,6 +613,26 @@ def parted_writes_text(
     )
 
 
+def path_fault_text(fault: tuple[str, Value, Value, float, float], name: Names) -> str:
+    """After `parted_writes_text`, where those writes, read as a walk down every path
+    (`engine_check.path_fault`), part at one op's share or one `=`.
+
+    Example: ` The first share that parts: err handed t 1 times the gradient it got,
+    where the chain rule's local derivative is −1.`"""
+    kind, node, child, first, second = fault
+    number = name.number
+    if kind == "=":
+        return (
+            f" The first share that parts: {name(node)}'s share to {name(child)} was written "
+            f"over the {number(first)} its gradient held (=, where += keeps it)."
+        )
+    return (
+        f" The first share that parts: {name(node)} handed {name(child)} {number(first)} "
+        f"times the gradient it got, where the chain rule's local derivative is "
+        f"{number(second)}."
+    )
+
+
 def backward_text(
     node: Value,
     name: Names,

@@ -67,7 +67,13 @@ from backprop_animator.engine.interpreter.runtime import (
     State,
 )
 from backprop_animator.engine.lab import mistake_text, mistakes
-from backprop_animator.engine.lab.engine_check import check_run, contribution_dicts, order_fault
+from backprop_animator.engine.lab.engine_check import (
+    PathFault,
+    check_run,
+    contribution_dicts,
+    order_fault,
+    path_fault,
+)
 from backprop_animator.engine.lab.right_engine import (
     OP_WORDS,
     Locals,
@@ -284,6 +290,7 @@ class Recorder:
         # The sort frames (by id) of passes whose backward() wrote every gradient itself
         # and left one that parts from the right engine's, each with the node named.
         self.walk_faults: dict[int, Value] = {}
+        self.path_faults: dict[int, PathFault] = {}
         # A number taken from the creation order as each pass of the program's own class
         # opens, and the last pass's: a node made after that one is of no earlier pass's
         # graph, which spares the usual rule the look-up (`end_rule`).
@@ -1481,8 +1488,15 @@ class Recorder:
             if all(agrees(end[n] - begin[n], fresh[n]) for n in begin):
                 return
         node = max(parted, key=_SEQ)
-        self.walk_faults[id(sort)] = node
+        # Handed down every path: the op whose share parts from the chain rule is named,
+        # not the walk (`engine_check.path_fault`).
+        fault = path_fault(sort["changes"], reachable, found, output)
         sort["text"] += narrate.parted_writes_text(node, self.names, end[node], right[node], output)
+        if fault is None:
+            self.walk_faults[id(sort)] = node
+        else:
+            self.path_faults[id(sort)] = fault
+            sort["text"] += narrate.path_fault_text(fault, self.names)
 
     def pass_code(self, code: Any) -> None:
         """Where the program's own `backward()` of this pass is written, for the page's
@@ -2247,6 +2261,7 @@ class Recorder:
                 {i for i, relinks in self.right_orders.items() if relinks == self.relinks},
                 merged=self.merged,
                 kept_on=self.kept_on,
+                path_faults=self.path_faults,
             )
             said = self.gradient_said()
             if said != "grad":
@@ -3563,6 +3578,11 @@ def as_number(value: Any, field: str) -> float:
             f"a node's .{field} is the complex number {value!r}: a negative number to a "
             "fractional power is complex in Python, and only real numbers are traced"
         )
+    if type(value) is PInstance and field == "grad" and value.cls.shape is not None:
+        # A gradient kept as a node of the program's own class, as Grokking Deep
+        # Learning's `Tensor` keeps it (`grad = Tensor(1)`, `self.grad += grad`): its
+        # number is its own number (not a node's again: that would have no end).
+        value = value.attrs.get(value.cls.shape.number)
     if type(value) not in (int, float, bool):
         raise ProgramError(f"a node's .{field} must be a number to be traced")
     number = float(value)

@@ -2298,3 +2298,16 @@ def f():
 f()
 """
     )
+
+
+def test_a_numbers_str_and_repr_called_by_name_are_cpythons() -> None:
+    # Grokking Deep Learning's `Tensor.__str__` returns `self.data.__str__()`.
+    assert_as_cpython(
+        "print((2).__str__(), (2.5).__repr__(), True.__str__(), (-0.0).__repr__(),\n"
+        "      (10**40).__str__(), (1e300 * 1e10).__repr__(), float('nan').__str__())\n"
+        "for call in ((3).__str__, (3.0).__repr__):\n"
+        "    try:\n"
+        "        call(1)\n"
+        "    except TypeError as e:\n"
+        "        print(e)\n"
+    )

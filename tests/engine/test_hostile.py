@@ -3729,3 +3729,34 @@ def test_a_graph_kept_in_functions_is_found_in_bounded_work() -> None:
     )
     with pytest.raises(EngineError, match="the program's result is not a Value"):
         trace_source(many, limits=Limits(max_steps=10_000_000, time_limit=60.0))
+
+
+def test_a_numbers_str_called_by_name_is_bounded_as_str_is() -> None:
+    # As `str(x)`: an int at the interpreter's bound prints; the work is charged.
+    source = "x = 1 << 4000\ns = ''\nfor _ in range(50):\n    s = x.__str__()\nprint(len(s))\n"
+    assert printed_lines(trace_source(source + END))[:1] == [str(len(str(1 << 4000)))]
+    endless = "x = 1 << 4000\nwhile True:\n    x.__repr__()\n"
+    with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
+        trace_source(endless + END, limits=Limits(max_steps=20_000))
+
+
+def test_reading_a_recursive_walks_writes_is_bounded_by_the_writes() -> None:
+    # A walk down every path of a chain of 600 products that each use x again: x has 600
+    # consumers, each looked for at each of its writes. Past a few looks a write, the
+    # walk is not read (`path_fault`) and the pass is judged whole, as before.
+    source = (
+        "class S:\n    def __init__(self, value, inputs=()):\n"
+        "        self.value, self.inputs, self.grad, self.op = value, inputs, 0.0, 'mul'\n"
+        "    def __mul__(self, other):\n        return S(self.value * other.value, (self, other))\n"
+        "    def backward(self, grad=1.0):\n        self.grad += grad\n"
+        "        if self.inputs:\n            a, b = self.inputs\n"
+        "            a.backward(grad * b.value)\n            b.backward(grad * b.value)\n"
+        "x = S(1.0001)\nacc = S(1.0)\nfor _ in range(600):\n    acc = acc * x\n"
+        "acc.backward()\nprint(round(x.grad, 6))\n"
+    )
+    started = time.perf_counter()
+    trace = trace_source(source, limits=Limits(time_limit=60.0))
+    assert time.perf_counter() - started < 30
+    assert printed_lines(trace) == run_in_cpython(source)
+    check = trace["engine_check"]
+    assert check["sort"]["verdict"] == "wrong" or check["rules"][0]["verdict"] == "wrong"

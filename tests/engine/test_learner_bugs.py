@@ -730,6 +730,11 @@ CHECKS: dict[str, tuple[dict[str, Any], Any, Any]] = {
     "recursive_passes_total": ({"*": U, "+": U, "tanh": U}, (6, "n4", None), R),
     # The same, laid out as PyTorch's: x1's gradient keeps one share of its two.
     "torch_layout_grads_assign": ({"*": U, "+": U, "tanh": U}, (6, "n0", None), R),
+    # Handed down every path by the op's name: the share `sub` hands t (+1 where -1 is
+    # right) is read off the walk of writes and named at the pass's frame, not the walk.
+    "path_sum_sub_sign": ({"mul": U, "add": U, "tanh": U, "sub": (7, "n7", "n3")}, R, R),
+    # `=` there: x*x's first share to x is written over the -3 that x*y gave it.
+    "path_sum_assign": ({"mul": U, "add": U}, R, (3, "n3", "n0", -3.0)),
     # An explicit stack that lists p twice (s and q push it): first p runs before q.
     "stack_shared_twice": ({"*": R, "+": R}, (5, "n3", "n4"), R),
     # `self.grad = self.grad` after the `+=`: no write, so nothing lost on `x * x`.
@@ -791,6 +796,7 @@ UNUSUAL = {
     "neuron_inline_mul_late",  # rules that write nodes that are not their operands
     "mutable_default_children",  # a graph with a loop: no order of it
     "recursive_path_sum", "recursive_passes_total",  # no rule: the sort frame writes all
+    "path_sum_sub_sign", "path_sum_assign",
     "torch_layout_grads_assign",
     "grad_init_one",  # a first `+=` into a gradient of 1, not 0
     "rule_on_self", "rule_on_other",  # a rule that writes another node's operands
@@ -964,6 +970,16 @@ NO_RULE_TEXTS = {
         TORCH.format("−0.4696", "0.02878"),
     ],
     # It said the first sentence alone, and the check "right": x ends 9.502, not 0.2954.
+    "path_sum_sub_sign": NO_RULE.replace("y.backward", "loss.backward").replace("9 g", "11 g")
+    + " t's gradient ends 0.9232, where a right engine's is −0.9232: these writes are not the "
+    "chain rule's sum, over each path from loss down to a node, of the product of the local "
+    "derivatives along it. The first share that parts: err handed t 1 times the gradient it "
+    "got, where the chain rule's local derivative is −1.",
+    "path_sum_assign": NO_RULE.replace("y.backward", "z.backward").replace("9 g", "5 g")
+    + " x's gradient ends 2, where a right engine's is 1: these writes are not the chain "
+    "rule's sum, over each path from z down to a node, of the product of the local "
+    "derivatives along it. The first share that parts: mul(x, x)'s share to x was written "
+    "over the −3 its gradient held (=, where += keeps it).",
     "recursive_passes_total": NO_RULE + " x*w+b's gradient ends −1.601, where a right "
     "engine's is −0.4499: these writes are not the chain rule's sum, over each path from y "
     "down to a node, of the product of the local derivatives along it.",

@@ -6057,3 +6057,182 @@ def test_a_graph_kept_in_lambdas_prints_as_cpython_and_is_refused_saying_where_i
         trace_source(source)
     with pytest.raises(EngineError, match=r"operands only inside that function"):
         trace_columns(source)
+
+
+# The shape of Grokking Deep Learning's `Tensor` (chapter 13), as tutorials and course
+# pages paste it, written here in our own words: operands in `creators` (None for a
+# leaf), `children` a dict of how many times each consumer (by id) still owes its
+# gradient, a recursive `backward(grad, origin)` that goes on to the operands once every
+# consumer has paid, and gradients that are themselves objects of the class.
+COUNTED_TENSOR = """
+import random
+
+
+class Tensor:
+    def __init__(self, data, creators=None, op=None, autograd=False):
+        self.data = data
+        self.creators = creators
+        self.creation_op = op
+        self.autograd = autograd
+        self.grad = None
+        self.id = random.randint(0, 10**6)
+        self.children = {}
+        for c in creators or []:
+            c.children[self.id] = c.children.get(self.id, 0) + 1
+
+    def paid(self):
+        return all(count == 0 for count in self.children.values())
+
+    def backward(self, grad=None, origin=None):
+        if not self.autograd:
+            return
+        if grad is None:
+            grad = Tensor(1.0)
+        if origin is not None:
+            self.children[origin.id] -= 1
+        self.grad = grad if self.grad is None else self.grad + grad
+        if self.creators is None or not (origin is None or self.paid()):
+            return
+        a = self.creators[0]
+        if self.creation_op == "add":
+            a.backward(self.grad, self)
+            self.creators[1].backward(self.grad, self)
+        elif self.creation_op == "mul":
+            b = self.creators[1]
+            a.backward(self.grad * Tensor(b.data), self)
+            b.backward(self.grad * Tensor(a.data), self)
+
+    def __add__(self, other):
+        if self.autograd and other.autograd:
+            return Tensor(self.data + other.data, [self, other], "add", True)
+        return Tensor(self.data + other.data)
+
+    def __mul__(self, other):
+        if self.autograd and other.autograd:
+            return Tensor(self.data * other.data, [self, other], "mul", True)
+        return Tensor(self.data * other.data)
+
+    def __repr__(self):
+        return self.data.__repr__()
+
+    def __str__(self):
+        return self.data.__str__()
+
+
+w = Tensor(0.5, autograd=True)
+x = Tensor(-2.0, autograd=True)
+h = w * x
+y = h * h + h * w
+y.backward()
+print(y, w.grad, x.grad, repr(h.grad))
+"""
+
+
+def test_gradients_kept_as_objects_of_the_class_and_a_children_dict_of_counts_are_drawn() -> None:
+    # It was refused: "a node's .grad must be a number to be traced" (a gradient is a
+    # `Tensor`), and once past that, `children` (a dict of consumers' ids) was taken for
+    # the operands, so each pass drew its output alone; `self.data.__str__()` was
+    # "'float' object has no attribute '__str__' here".
+    trace = trace_source(COUNTED_TENSOR)
+    assert printed_lines(trace) == run_in_cpython(COUNTED_TENSOR)
+    leaves = {node["label"]: node["grad"] for node in trace["nodes"] if node["kind"] == "leaf"}
+    # y = (wx)^2 + wxw: dy/dw = 2wx^2 + 2wx, dy/dx = 2w^2x + w^2
+    assert leaves == {"w": 2 * 0.5 * 4.0 + 2 * 0.5 * -2.0, "x": 2 * 0.25 * -2.0 + 0.25}
+    assert {node["op"] for node in trace["nodes"] if node["kind"] == "op"} == {"+", "*"}
+    for node in trace["nodes"]:
+        assert math.isclose(node["correct_grad"], node["grad"], rel_tol=1e-9)
+    assert trace_columns(COUNTED_TENSOR)
+    # A gradient object whose own number is no number is refused with the usual sentence.
+    broken = COUNTED_TENSOR.replace("grad = Tensor(1.0)", "grad = Tensor(Tensor(1.0))")
+    with pytest.raises(EngineError, match=r"a node's \.grad must be a number to be traced"):
+        trace_source(broken)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "rules", "accumulation"),
+    [
+        # `*` hands a its own number where b's is right (h * w: h's share is h, not w)
+        (
+            "a.backward(self.grad * Tensor(b.data), self)",
+            "a.backward(self.grad * Tensor(a.data), self)",
+            {"*": "wrong", "+": "unchecked"},
+            "right",
+        ),
+        # `+` hands its second operand -1 times its gradient
+        (
+            "self.creators[1].backward(self.grad, self)",
+            "self.creators[1].backward(self.grad * Tensor(-1.0), self)",
+            {"*": "unchecked", "+": "wrong"},
+            "right",
+        ),
+        # `=` where the sum is right: h, used three times, keeps its last share
+        (
+            "self.grad = grad if self.grad is None else self.grad + grad",
+            "self.grad = grad",
+            {"*": "unchecked", "+": "unchecked"},
+            "wrong",
+        ),
+    ],
+)
+def test_a_recursive_backward_with_no_rule_per_node_names_the_op_or_the_sum_it_broke(
+    old: str, new: str, rules: dict[str, str], accumulation: str
+) -> None:
+    # Such a backward() writes every gradient itself (no rule per node to judge): it was
+    # judged whole, and the sort row named a node whose gradient ended wrong, whatever
+    # the bug. Its writes are now read as a walk down from the output (`path_fault`).
+    source = COUNTED_TENSOR.replace(old, new)
+    assert source != COUNTED_TENSOR
+    trace = trace_source(source)
+    assert printed_lines(trace) == run_in_cpython(source)
+    check = trace["engine_check"]
+    assert {row["op"]: row["verdict"] for row in check["rules"]} == rules
+    assert check["sort"]["verdict"] == "right"
+    assert check["accumulation"]["verdict"] == accumulation
+
+
+# The shape of the `NumberWithGrad` of Seth Weidman's "Deep Learning from Scratch" (its
+# number is `num`, its operands `depends_on`), in our own words: a recursive backward()
+# that hands each operand the gradient the node has so far.
+NUM_NODE = """
+class Num:
+    def __init__(self, num, depends_on=None, creation_op=""):
+        self.num = num
+        self.grad = None
+        self.depends_on = depends_on or []
+        self.creation_op = creation_op
+
+    def __add__(self, other):
+        other = other if isinstance(other, Num) else Num(other)
+        return Num(self.num + other.num, [self, other], "add")
+
+    def __mul__(self, other):
+        other = other if isinstance(other, Num) else Num(other)
+        return Num(self.num * other.num, [self, other], "mul")
+
+    def backward(self, grad=None):
+        self.grad = 1 if grad is None else (grad if self.grad is None else self.grad + grad)
+        a, b = (self.depends_on + [None, None])[:2]
+        if self.creation_op == "add":
+            a.backward(self.grad)
+            b.backward(self.grad)
+        elif self.creation_op == "mul":
+            a.backward(b.num * self.grad)
+            b.backward(a.num * self.grad)
+
+
+w = Num(3)
+y = (w * 4 + 3) * (w + 2)
+y.backward()
+print(y.num, w.grad)
+"""
+
+
+def test_a_node_whose_number_is_num_is_drawn() -> None:
+    # It was refused: "it has no number attribute (one of data, value, val, …)".
+    trace = trace_source(NUM_NODE)
+    assert printed_lines(trace) == run_in_cpython(NUM_NODE) == ["75 35"]
+    leaves = {node["label"]: node["grad"] for node in trace["nodes"] if node["kind"] == "leaf"}
+    assert leaves["w"] == 35.0  # d/dw (4w + 3)(w + 2) = 8w + 11
+    broken = NUM_NODE.replace("a.backward(b.num * self.grad)", "a.backward(a.num * self.grad)")
+    check = trace_source(broken)["engine_check"]
+    assert {row["op"]: row["verdict"] for row in check["rules"]} == {"*": "wrong", "+": "unchecked"}

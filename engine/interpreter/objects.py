@@ -572,10 +572,13 @@ def _is_method(cls: PClass, name: str) -> bool:
     return type(cls.lookup(name)) is Function
 
 
-def find_shape(cls: PClass, attrs: dict[str, Any]) -> Shape | None:
+def find_shape(
+    cls: PClass, attrs: dict[str, Any], grad_names: tuple[str, ...] = GRAD_NAMES
+) -> Shape | None:
     """The shape of an instance just made, or None if it is not a graph node: it must
-    hold `grad` and a number, and have a rule or operands (its own, or its class's)."""
-    grad = next((name for name in GRAD_NAMES if name in attrs), None)
+    hold `grad` (or another of `grad_names`, the first it holds) and a number, and have a
+    rule or operands (its own, or its class's)."""
+    grad = next((name for name in grad_names if name in attrs), None)
     if grad is None:
         return None
     number = next((name for name in NUMBER_NAMES if name in attrs), None)
@@ -636,14 +639,14 @@ def find_shape(cls: PClass, attrs: dict[str, Any]) -> Shape | None:
 HELD_NUMBER_NAMES = ("output", *NUMBER_NAMES)
 
 
-def unit_shape(attrs: dict[str, Any]) -> Shape | None:
+def unit_shape(attrs: dict[str, Any], grad_names: tuple[str, ...] = GRAD_NAMES) -> Shape | None:
     """The shape of a unit that holds a number and a gradient (the "Hacker's guide"
     `Unit(value, grad)`, a Wengert list's `Var`, a tape's node object with `output` and
     `gradient`), whose operands are kept beside it by the object that made it, by a
     record, or as its own attributes (`Recorder.fill_holders`, `fill_records`,
     `own_operands`): a leaf's shape, its operands under a name it has not got. None
     where it lacks either."""
-    grad = next((name for name in GRAD_NAMES if name in attrs), None)
+    grad = next((name for name in grad_names if name in attrs), None)
     number = next((name for name in HELD_NUMBER_NAMES if name in attrs), None)
     if grad is None or number is None:
         return None

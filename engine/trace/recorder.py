@@ -54,6 +54,7 @@ from backprop_animator.engine.interpreter.objects import (
     PClass,
     PInstance,
     PSet,
+    Shape,
     held_operands,
     held_rule,
     holds_unit,
@@ -162,7 +163,7 @@ class Recorder:
         self.ids: dict[Value, str] = {}
         self.count = 0
         # Nodes made with no operands yet (`out._prev.add(self)` to come): where, what op.
-        self.unfilled: list[tuple[PInstance, Any, tuple[int, int]]] = []
+        self.unfilled: list[tuple[PInstance, Any, tuple[int, int], list[Any] | None]] = []
         self.unfilled_op: dict[int, str] = {}  # (`fill_operands`; by id: unhashable nodes)
         # Each holder of a node's operands (`Shape.held`: `out.grad_fn`), by its id: its
         # node, for a loop over the holder's operands (`for p in fn.inputs`, `loop_write`).
@@ -417,8 +418,10 @@ class Recorder:
         elif (type(children) is PSet and not children.items) or (
             type(children) is list and not children
         ):
-            self.unfilled.append((instance, children, state.position))
-            if op is None and shape.op not in attrs and state.making is not None:
+            making = state.making
+            args = making[1] if making is not None and type(children) is PSet else None
+            self.unfilled.append((instance, children, state.position, args))
+            if op is None and shape.op not in attrs and making is not None:
                 made = self.op_made(instance)
                 if made:
                     self.unfilled_op[id(instance)] = made  # (held by `unfilled`)
@@ -566,8 +569,10 @@ class Recorder:
         the others are leaves (a pass has begun since they were made). Where its class
         keeps no op, such a node's is the one the method that made it stands for
         (`unfilled_op`, `op_made` while it ran: rad.py's `out = Var(x)`, then
-        `out.predecessors.append(...)` in `__mul__`, a `*`); a leaf never uses it."""
-        for instance, children, position in self.unfilled:
+        `out.predecessors.append(...)` in `__mul__`, a `*`); a leaf never uses it. A set
+        filled so is looked at for a merge with the arguments of the op's method that made
+        its node, kept with it (`merged_later`)."""
+        for instance, children, position, args in self.unfilled:
             shape = instance.cls.shape
             if instance.mirror is None or shape is None:
                 continue
@@ -580,7 +585,7 @@ class Recorder:
             if shape.operands_of(instance.attrs) is not children:
                 continue  # replaced since, which `relink` followed
             if children.items if type(children) is PSet else children:
-                self.relink(instance)
+                self.relink(instance, args=args)
                 mirror = instance.mirror
                 if mirror._prev:
                     self.positions[mirror] = position
@@ -617,17 +622,24 @@ class Recorder:
                 self.kept_on = {}
             self.kept_on[mirror] = (held_by, self.state.position[0])
 
-    def relink(self, instance: PInstance, refill: bool = True) -> None:
-        """A node's operands were set after it was made: its mirror's edges follow. Of
+    def relink(
+        self, instance: PInstance, refill: bool = True, args: list[Any] | None = None
+    ) -> None:
+        """A node's operands were set after it was made: its mirror's edges follow (and
+        `merged_later` looks at a set of them: `args`, the arguments of the op's method
+        that made it, where that has returned: `fill_operands`). Of
         a node whose operands a holder keeps (`Shape.held`, `out._ctx = ctx`), the op is
         named then (`held_op`); a holder with no operands yet is looked at again before
         the next pass (`fill_operands`; not while that runs: `refill`)."""
         shape = instance.cls.shape
         mirror = instance.mirror
         assert shape is not None and mirror is not None
-        mirrors = self.operand_mirrors(shape.operands_of(instance.attrs))
+        children = shape.operands_of(instance.attrs)
+        mirrors = self.operand_mirrors(children)
         mirror._prev = tuple(mirrors)
         self.relinks += 1
+        if type(children) is PSet:
+            self.merged_later(instance, mirror, mirrors, args)
         holder = instance.attrs.get(shape.operands) if shape.held else None
         if type(holder) is PInstance:
             self.held_by[id(holder)] = instance  # (kept alive by the node)
@@ -639,7 +651,27 @@ class Recorder:
                 # no op of its own: the method making it names it, as `register_instance`
                 mirror._op = self.op_made(instance)
         elif refill and holder is not None:  # (a holder: `shape.held`)
-            self.unfilled.append((instance, holder, self.state.position))
+            self.unfilled.append((instance, holder, self.state.position, None))
+
+    def merged_later(
+        self, instance: PInstance, mirror: Value, mirrors: list[Value], args: list[Any] | None
+    ) -> None:
+        """A node's set of operands set after it was made, in the method making it
+        (`out._prev = set([self, other])` in `__add__`, or filled by `out._prev.add(self)`
+        there: `args`, that method's arguments): where it holds fewer than the method was
+        given (`merged_arguments`), the set merged them, and the check's op row says what
+        that lost, as it does for a constructor's (`merged_operands`)."""
+        if args is None:
+            making = self.state.making
+            if making is not None and not any(arg is instance for arg in making[1]):
+                args = making[1]
+        given = None if args is None else merged_arguments(mirrors, args, instance.cls.shape)
+        if given is not None:
+            if self.merged is None:
+                self.merged = {}
+            self.merged[mirror] = given
+        elif self.merged is not None:
+            self.merged.pop(mirror, None)  # (set again, merging nothing now)
 
     def held_op(self, instance: PInstance, holder: Any) -> str:
         """The op of a node whose operands a holder keeps (`Shape.held`), where its class
@@ -3022,6 +3054,37 @@ def merged_operands(
             if held < set(ordered):
                 return tuple(ordered)
     return None
+
+
+def merged_arguments(
+    mirrors: list[Value], args: list[Any], shape: Shape | None
+) -> tuple[Value, ...] | None:
+    """The nodes an op's method was given (`self` and `other` of `__add__`, in its order)
+    where the node's set of operands, set in that method (`out._prev = set([self,
+    other])`), holds fewer: each one it lacks has the number of one it holds, as a class
+    hashing by value merges them (`x * y` of two 6.0s keeps x). None where it lacks none,
+    or lacks one of another number (an argument that is no operand: `gate` of `mix(self,
+    other, gate)`). Bounded: the first 8 arguments, their numbers compared as they are
+    (plain numbers only: no code of the program runs).
+
+    Example: `x + y` of two 6.0s, `_prev == {x}`: `(x, y)`; of 6.0 and 5.0: None.
+    """
+    if shape is None:
+        return None
+    nodes = [arg for arg in args[:8] if type(arg) is PInstance and arg.mirror is not None]
+    if len(nodes) <= len(mirrors):
+        return None
+    held = set(mirrors)
+    given = [arg.mirror for arg in nodes]
+    if not held < set(given):
+        return None
+    numbers = [arg.attrs.get(shape.number) for arg in nodes]
+    if any(type(n) is not float and type(n) is not int for n in numbers):
+        return None
+    kept = {n for n, mirror in zip(numbers, given, strict=True) if mirror in held}
+    if any(n not in kept for n, mirror in zip(numbers, given, strict=True) if mirror not in held):
+        return None
+    return tuple(given)
 
 
 def graph_without_gradients(globals_: dict[str, Any]) -> PInstance | None:

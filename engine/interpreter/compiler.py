@@ -73,6 +73,7 @@ from backprop_animator.engine.interpreter.micrograd_nn import ENGINE_SOURCE, NN_
 from backprop_animator.engine.interpreter.objects import (
     ABC_MAPPING_KEY,
     GRAD_NAMES,
+    HELD_RULE_NAMES,
     HOLDER_NAMES,
     MISSING,
     OPERAND_NAMES,
@@ -1374,6 +1375,16 @@ class Compiler(ExpressionCompiler):
             elif isinstance(node, ast.Attribute) and node.attr == name:
                 found.append(node.value)
 
+        if (
+            isinstance(term, ast.Call)
+            and isinstance(term.func, ast.Attribute)
+            and term.func.attr in HELD_RULE_NAMES
+            and len(term.args) == 1
+            and not term.keywords
+        ):
+            # `x.grad = f.backward(y.grad)`: the share the record of y's op (`y.creator`,
+            # DeZero's `Function`) works out of y's gradient, y's rule
+            term = term.args[0]
         factors(term)
         if len(found) == 1 and isinstance(found[0], ast.Name):
             return self.expr(found[0], scope)

@@ -509,7 +509,7 @@ def held_operands(holder: Any) -> Any:
         if name is None:  # one to an attribute (`op.left`, `op.right`), a missing one None
             pair = next((p for p in OPERAND_PAIRS if p[0] in attrs and p[1] in attrs), None)
             if pair is None:
-                return None
+                return single_operand(attrs)
             return tuple(attrs[n] for n in pair if attrs[n] is not None)
         return attrs[name]
     if kind is not tuple and kind is not list:
@@ -525,6 +525,22 @@ def held_operands(holder: Any) -> Any:
             found = held_operands(item)
             if found is not None:
                 return found
+    return None
+
+
+# One operand held under a singular name, by a record of the op with no collection of
+# them (a `Function` of "Deep Learning from Scratch 3", DeZero's steps 7 to 10: `f.input`
+# beside `f.output`), tried after OPERAND_NAMES and OPERAND_PAIRS.
+SINGLE_OPERAND_NAMES = ("input", "_input", "x", "parent", "_parent", "operand", "_operand")
+
+
+def single_operand(attrs: dict[str, Any]) -> tuple[Any, ...] | None:
+    """The one operand a record of an op holds under a name of SINGLE_OPERAND_NAMES,
+    where it is a graph node: `(f.input,)`; None where it holds none."""
+    for name in SINGLE_OPERAND_NAMES:
+        value = attrs.get(name)
+        if type(value) is PInstance and value.mirror is not None:
+            return (value,)
     return None
 
 

@@ -333,7 +333,7 @@ class Machine:
         self.state.charge(1 + len(closure.vars) // ITEMS_PER_STEP if closure else 1)
         owner = rule_owner(closure)
         if owner is not None and owner is not obj:
-            self.recorder.rule_kept_on(owner, obj)
+            self.recorder.rule_kept_on(owner, obj, rule)
 
     def call_function(
         self, fn: Function, args: list[Any], kwargs: dict[str, Any] | None = None

@@ -145,6 +145,9 @@ class Recorder:
     # operands (`rule_kept_on`), each with that operand and the line that set it.
     merged: dict[Value, tuple[Value, ...]] | None = None
     kept_on: dict[Value, tuple[Value, int]] | None = None
+    # And for the words, each operand such a rule was set on last: its node, the line,
+    # the rule (`kept_rule`).
+    kept_by: dict[Value, tuple[Value, int, Any]] | None = None
 
     def __init__(self, state: State, limits: Limits) -> None:
         self.state = state
@@ -612,15 +615,30 @@ class Recorder:
             name = _OP_NAMES.get(op)
             mirror._op = clean_text(cut_label(op)) if name is None else name
 
-    def rule_kept_on(self, node: PInstance, holder: PInstance) -> None:
+    def rule_kept_on(self, node: PInstance, holder: PInstance, rule: Any) -> None:
         """The rule of `node` (a closure its op's method made) was set on `holder`, one of
         that method's operands (`self.backward_fn = fn`, `Machine.rule_on_operand`):
-        `node` keeps no rule of its own, and the check's op row, not its sort, says so."""
+        `node` keeps no rule of its own, and the check's op row, not its sort, says so;
+        `holder`'s frames say whose rule it runs (`kept_rule`)."""
         mirror, held_by = node.mirror, holder.mirror
         if mirror is not None and held_by is not None:
+            line = self.state.position[0]
             if self.kept_on is None:
                 self.kept_on = {}
-            self.kept_on[mirror] = (held_by, self.state.position[0])
+                self.kept_by = {}
+            assert self.kept_by is not None
+            self.kept_on[mirror] = (held_by, line)
+            self.kept_by[held_by] = (mirror, line, rule)
+
+    def kept_rule(self, node: Value, owner: PInstance) -> tuple[Value, int] | None:
+        """The node whose rule `node` holds and the line that set it there, where the rule
+        `owner` (its object) holds is the one that node's op set on it (`rule_kept_on`);
+        None where it holds its own."""
+        kept = self.kept_by.get(node) if self.kept_by is not None else None
+        shape = owner.cls.shape
+        if kept is None or shape is None or owner.attrs.get(shape.rule) is not kept[2]:
+            return None
+        return kept[0], kept[1]
 
     def relink(
         self, instance: PInstance, refill: bool = True, args: list[Any] | None = None
@@ -1154,14 +1172,9 @@ class Recorder:
         their contributions are not marked for underflow (docs/TRACE.md), and no mistake
         of the bug lab's runs with them (`open_own_pass`)."""
         if not tape and not node._prev and stretch is None and stale is None and self.said_later:
-            # A leaf's rule that wrote nothing (`lambda: None`), said by the page: what
-            # the general path below comes to for it, without its calls (every leaf of
-            # every pass of a loop over the whole order).
-            shape = owner.cls.shape
-            if not node._const and (shape is None or shape.said == "grad"):
-                if node not in self.rule_locals:
-                    self.rule_locals[node] = ([], "registry")  # `right_locals` of no operands
-                return self.rule_frame(node, self.said_grad(node), NO_WRITES)
+            said = self.said_leaf_frame(node, owner)
+            if said is not None:
+                return said
         upstream = 0.0
         if tape:
             upstream = float(node.grad)
@@ -1193,11 +1206,13 @@ class Recorder:
         text = ""
         said_later = False
         names = self.names
+        kept_from = self.kept_rule(node, owner) if self.kept_by else None
         if stretch is not None:
             resumed, then, returned = stretch
             text = narrate.rule_stretch_text(
-                node, names, tape, writes, self.received, resumed, then, grad, right, returned
-            )
+                node, names, tape, writes, self.received, resumed, then, grad, right, returned,
+                kept_from,
+            )  # fmt: skip
         else:
             # The page says it only where the built-in rule's sentence is the right one,
             # whose words say `.grad`: not at a kink (the built-in words say micrograd's
@@ -1205,6 +1220,7 @@ class Recorder:
             # for a node called a constant here, drawn as a leaf (`node_dicts`).
             said_later = (
                 self.said_later
+                and kept_from is None
                 and not kink
                 and grad == "grad"
                 and run == 1
@@ -1230,6 +1246,7 @@ class Recorder:
                     kink,
                     # (a rule its op's record keeps: where it works out the shares)
                     self.loop_lines[node]["line"] if held and node in held else None,
+                    kept_from,
                 )
                 if kink and right is not None:
                     text += narrate.kink_text(node, names, right[0][1])
@@ -1252,6 +1269,17 @@ class Recorder:
             (upstream, tape, writes, None) if tape else NO_WRITES,
         )
 
+    def said_leaf_frame(self, node: Value, owner: PInstance) -> dict[str, Any] | None:
+        """A leaf's rule that wrote nothing (`lambda: None`), said by the page: what
+        `own_rule_frame`'s general path comes to for it, without its calls (every leaf of
+        every pass of a loop over the whole order); None where the page does not say it."""
+        shape = owner.cls.shape
+        if node._const or (shape is not None and shape.said != "grad"):
+            return None
+        if node not in self.rule_locals:
+            self.rule_locals[node] = ([], "registry")  # `right_locals` of no operands
+        return self.rule_frame(node, self.said_grad(node), NO_WRITES)
+
     def unset_rule_text(self, node: Value, owner: PInstance, right: Locals, grad: str) -> str:
         """Of an op node whose rule wrote nothing: where that rule is one `__init__` made
         (`self._backward = lambda: None`, a leaf's), the op's own rule was never set on the
@@ -1267,7 +1295,8 @@ class Recorder:
             return ""
         if not any(local for _, local in right) or not node.grad:
             return ""
-        return narrate.unset_rule_text(node, self.names, rule.span[0], right, grad)
+        set_on = self.kept_on.get(node) if self.kept_on is not None else None
+        return narrate.unset_rule_text(node, self.names, rule.span[0], right, grad, set_on)
 
     def unrequired(
         self, node: Value, found: tuple[Locals, str], tape: list[tuple[Value, float, float, float]]

@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import builtins as _host_builtins
 import operator
+import sys
 import weakref
 from collections.abc import Callable, Iterable, Mapping
 from types import CodeType, GeneratorType, MappingProxyType
@@ -800,6 +801,10 @@ class ExpressionCompiler:
         looks = []
         for annotation in annotations:
             for name in annotation_names(annotation):
+                if type(name) is ast.Attribute:
+                    looks.extend(self.annotation_attribute(name, scope))
+                    continue
+                assert type(name) is ast.Name
                 if name.id in HOST_BUILTIN_NAMES:
                     continue
                 look = self.name(name, scope)
@@ -810,6 +815,38 @@ class ExpressionCompiler:
                     look = self.not_ours(look, self.builtins[name.id], name)
                 looks.append(look)
         return looks
+
+    def annotation_attribute(self, node: ast.Attribute, scope: scopes.Scope) -> list[Expr]:
+        """`math.nope` in an annotation, evaluated as CPython evaluates it: its name,
+        then each attribute (CPython's AttributeError for one it lacks, but one CPython's
+        module has that the module here lacks, `annotation_names`), a step each; none for
+        a name CPython's built-ins have (`str.join`: `annotation_lookups`)."""
+        chain = _attribute_chain(node)
+        assert chain is not None
+        root, attrs = chain
+        if root.id in HOST_BUILTIN_NAMES:
+            return []
+        look = self.name(root, scope)
+        get_attr = self.m.get_attr
+        charge = self.m.state.charge
+
+        def looked(f: Frame) -> Any:
+            obj = look(f)
+            charge(len(attrs))
+            for attr in attrs:
+                try:
+                    obj = get_attr(obj, attr)
+                except ProgramError as error:
+                    if (
+                        error.kind == "AttributeError"
+                        and type(obj) is PModule
+                        and host_module_has(obj.name, attr)
+                    ):
+                        return None
+                    raise
+            return obj
+
+        return [looked]
 
     def not_ours(self, look: Expr, ours: Any, node: ast.Name) -> Expr:
         """`look`, but a NameError where it finds `ours`, a built-in of the interpreter's
@@ -2286,20 +2323,44 @@ def function_annotations(node: ast.FunctionDef | ast.Lambda) -> list[ast.expr]:
     return found if node.returns is None else [*found, node.returns]
 
 
-def annotation_names(annotation: ast.expr) -> list[ast.Name]:
+def annotation_names(annotation: ast.expr) -> list[ast.Name | ast.Attribute]:
     """The names an annotation reads, in the order CPython evaluates them (`Dict[K, V]`:
-    Dict, K, V; `a.b`: a), none inside a string (`"Value"`) or a nested scope. Bounded by
-    the annotation's nodes, walked with a stack of its own."""
-    names: list[ast.Name] = []
+    Dict, K, V), and the attributes of a name it reads (`math.nope`, `typing.List`: the
+    whole chain, looked up by `annotation_attribute`), none inside a string (`"Value"`)
+    or a nested scope. Bounded by the annotation's nodes, walked with a stack of its own."""
+    names: list[ast.Name | ast.Attribute] = []
     stack: list[ast.AST] = [annotation]
     while stack:
         node = stack.pop()
         if isinstance(node, ast.Name):
             if isinstance(node.ctx, ast.Load):
                 names.append(node)
+        elif isinstance(node, ast.Attribute) and _attribute_chain(node) is not None:
+            names.append(node)
         elif not isinstance(node, _OWN_SCOPES):
             stack.extend(reversed(list(ast.iter_child_nodes(node))))
     return names
+
+
+def _attribute_chain(node: ast.Attribute) -> tuple[ast.Name, list[str]] | None:
+    """`a.b.c` read in an annotation: the name `a` and the attributes `["b", "c"]`;
+    None where the chain starts at no name (`f().x`)."""
+    attrs: list[str] = []
+    value: ast.expr = node
+    while isinstance(value, ast.Attribute):
+        attrs.append(value.attr)
+        value = value.value
+    if not isinstance(value, ast.Name) or not isinstance(node.ctx, ast.Load):
+        return None
+    return value, attrs[::-1]
+
+
+def host_module_has(module: str, name: str) -> bool:
+    """Whether CPython's module of that name, where the host has it loaded, has `name`
+    (a module here may hold fewer names than CPython's: an annotation naming one of
+    those is no AttributeError). Its own namespace read, nothing called or handed out."""
+    host = sys.modules.get(module)
+    return host is None or name in vars(host)
 
 
 def writes_grad(body: list[ast.stmt], names: tuple[str, ...] = GRAD_NAMES) -> bool:

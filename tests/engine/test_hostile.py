@@ -3686,3 +3686,29 @@ def test_annotations_looked_up_are_charged_and_bounded() -> None:
     deep = "List[" * 150 + "int" + "]" * 150
     trace_source(f"from typing import List\ndef f(x: {deep}) -> 'Nope':\n    pass\n" + END)
     trace_source("def f(x: (lambda: Nope), y: 'Nope') -> None:\n    pass\n" + END)
+
+
+def test_a_copy_whose_own_new_copies_again_ends_at_the_call_depth() -> None:
+    # `copy.copy` calls the class's own `__new__` (CPython's `copyreg.__newobj__`), which
+    # copies again: CPython's RecursionError, caught as CPython catches it, in bounded time.
+    source = (
+        "import copy\nclass A:\n    def __new__(cls, *args):\n"
+        "        obj = super().__new__(cls)\n        obj.items = list(range(10))\n"
+        "        copy.deepcopy(obj)\n        return obj\n"
+        "try:\n    A()\nexcept RecursionError:\n    print('deep')\n"
+    )
+    started = time.perf_counter()
+    assert printed_lines(trace_source(source + END)) == ["deep", "1"]
+    assert time.perf_counter() - started < 30.0
+
+
+def test_an_annotation_of_a_long_attribute_chain_is_charged_each_attribute() -> None:
+    # `x: A.a.a.a…` 500 attributes long (each the class itself), made again and again: each
+    # attribute looked up is a step, so the loop ends at the steps bound.
+    chain = "A" + ".a" * 500
+    source = (
+        "class A:\n    pass\nA.a = A\n"
+        f"for _ in range(100_000):\n    def f(x: {chain}) -> None:\n        pass\n"
+    )
+    with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
+        trace_source(source + END, limits=Limits(max_steps=200_000))

@@ -939,6 +939,7 @@ def rule_stretch_text(
     right: list[tuple[Value, float]] | None = None,
     returned: bool = False,
     kept_from: tuple[Value, int] | None = None,
+    worked_out: int | None = None,
 ) -> str:
     """One stretch of a rule that runs other nodes' rules between its writes (a
     recursion: `child.grad += …` then `child._backward()` for each child): its writes
@@ -948,7 +949,9 @@ def rule_stretch_text(
     of the whole run (`engine.lab.engine_check`), not of a stretch; an `=` that wrote
     the old gradient plus a right share (`right`: the node's right locals) is said as
     the sum it kept, as `own_rule_text` says it, not as a loss. `kept_from`: the node
-    whose rule this node holds, and the line that set it (`kept_rule_text`).
+    whose rule this node holds, and the line that set it (`kept_rule_text`). `worked_out`:
+    the line of the rule the record of the node's op keeps, said as `own_rule_text` says
+    it (DeZero's recursive `x.backward()` after `x.grad = f.backward(self.grad)`).
 
     Example: `d (+, grad 1): its own rule on line 18 ran. c.grad += 1 × 1 → 1; then c's
     rule runs inside it.`
@@ -959,6 +962,11 @@ def rule_stretch_text(
     head = f"{name(node)} ({node._op}, grad {name.number(node.grad)}): "
     if returned:
         head += f"the loop{where} adds the shares its rule returned. "
+    elif worked_out is not None and not resumed:
+        head += (
+            f"its own rule on line {worked_out} worked out the shares{where and ','} which "
+            f"the loop{where} adds. "
+        )
     elif kept_from is not None:
         maker, line = kept_from
         whose = f"{name(maker)}'s rule (set on {name(node)} on line {line})"

@@ -1209,9 +1209,10 @@ class Recorder:
         kept_from = self.kept_rule(node, owner) if self.kept_by else None
         if stretch is not None:
             resumed, then, returned = stretch
+            worked = self.loop_lines[node]["line"] if node in self.held_rules else None
             text = narrate.rule_stretch_text(
                 node, names, tape, writes, self.received, resumed, then, grad, right, returned,
-                kept_from,
+                kept_from, worked,
             )  # fmt: skip
         else:
             # The page says it only where the built-in rule's sentence is the right one,

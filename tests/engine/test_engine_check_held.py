@@ -144,6 +144,10 @@ def test_dezero_functions_are_the_rules_of_the_variables_they_made(name: str) ->
     # backward frame for each run of its rule; every row right, and the walk's order too.
     frames = [f for f in trace["frames"] if f["phase"] == "backward"]
     assert len(frames) == runs and all(f["contributions"] for f in frames)
+    # Each says the Function's backward() worked out the shares, a recursion's too.
+    for frame in frames:
+        rule = next(n["rule"] for n in trace["nodes"] if n["id"] == frame["node"])
+        assert f"its own rule on line {rule['line']} worked out the shares" in frame["text"]
     rows = {row["op"]: row for row in trace["engine_check"]["rules"]}
     assert set(rows) == set(classes)
     for op, cls in classes.items():

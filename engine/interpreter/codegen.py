@@ -45,7 +45,6 @@ from typing import Any
 
 from backprop_animator.engine.interpreter.machine import BREAK, CALL_STEPS, CONTINUE, RETURN
 from backprop_animator.engine.interpreter.objects import (
-    GRAD_NAMES,
     CallFrame,
     Function,
     PInstance,
@@ -768,12 +767,12 @@ def _store(src: Source, store: Any, value: str) -> list[str]:
 def _grad(src: Source, shape: Shape) -> list[str]:
     """`child.grad += term` (`Compiler.grad_write`): the child, its gradient before, the
     term and the sum computed here, in its order; the write is its `finish`. The
-    attribute's name (`grad`, `gradient`…: one of `GRAD_NAMES`, never the program's
-    text) is written in as a constant, as `"grad"` always was; `updated` makes the sum
+    attribute's name (`grad`, `gradient`…: one of `Machine.grad_names`, an identifier)
+    is written in as a constant, as `"grad"` always was; `updated` makes the sum
     as the closure makes it (its TypeError in `+=`'s words), and where that is
     `Machine.binary`'s (`update`) two plain numbers are added here (`_numbers`)."""
     _, obj, combine, term_of, finish, get_attr, binary, name, update, updated = shape
-    assert name in GRAD_NAMES
+    assert name.isidentifier()
     get, op = src.name(get_attr, "F"), src.name(binary, "B")
     plus = src.name(updated, "B")  # the sum as the closure makes it, its errors' words too
     lines = [

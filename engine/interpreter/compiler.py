@@ -66,12 +66,14 @@ from backprop_animator.engine.interpreter.expressions import (
     ExpressionCompiler,
     Stmt,
     contains_yield,
+    own_gradient_names,
 )
 from backprop_animator.engine.interpreter.machine import BREAK, CONTINUE, RETURN, in_place_words
 from backprop_animator.engine.interpreter.micrograd_nn import ENGINE_SOURCE, NN_NAMES, NN_SOURCE
 from backprop_animator.engine.interpreter.objects import (
     ABC_MAPPING_KEY,
     GRAD_NAMES,
+    HELD_RULE_NAMES,
     HOLDER_NAMES,
     MISSING,
     OPERAND_NAMES,
@@ -294,12 +296,12 @@ class _ModuleNames:
             visit(child, scope)
 
 
-# Each tree's `statements_calling_backward`, `patches_value` and the names it may unbind
-# (`scope.unbinds_of`), once `refuse_host_calls` let it through: for as long as the tree
-# lives (a gradient check's re-runs share one).
-_TREE_FACTS: weakref.WeakKeyDictionary[ast.Module, tuple[set[int], bool, frozenset[str]]] = (
-    weakref.WeakKeyDictionary()
-)
+# Each tree's `statements_calling_backward`, `patches_value`, the names it may unbind
+# (`scope.unbinds_of`) and its own names for a gradient (`own_gradient_names`), once
+# `refuse_host_calls` let it through: for as long as the tree lives (a gradient check's
+# re-runs share one).
+_TreeFacts = tuple[set[int], bool, frozenset[str], tuple[str, ...]]
+_TREE_FACTS: weakref.WeakKeyDictionary[ast.Module, _TreeFacts] = weakref.WeakKeyDictionary()
 _TREE_FACTS_LOCK = threading.Lock()
 
 
@@ -337,10 +339,13 @@ class Compiler(ExpressionCompiler):
                 statements_calling_backward(tree),
                 patches_value(tree),
                 scopes.unbinds_of(tree),
+                own_gradient_names(tree),
             )
             with _TREE_FACTS_LOCK:
                 _TREE_FACTS[tree] = facts
-        self.calls_backward, patches, unbinds = facts
+        self.calls_backward, patches, unbinds, own_gradients = facts
+        if not self.library and own_gradients:
+            self.m.grad_names = (*GRAD_NAMES, *own_gradients)
         if not self.library and patches:
             # `Value.tanh = tanh`: micrograd's own class, run here, takes the engine's place
             self.builtins["Value"] = self.library_module("micrograd.engine")()["Value"]
@@ -893,7 +898,7 @@ class Compiler(ExpressionCompiler):
             len(node.targets) == 1
             and scope.kind != "module"
             and isinstance(target, ast.Attribute)
-            and target.attr in GRAD_NAMES
+            and target.attr in self.m.grad_names
         ):
             self.check_attribute(target, scope)
             if isinstance(target.value, ast.Name) and ast.unparse(node.value) == ast.unparse(
@@ -1104,7 +1109,7 @@ class Compiler(ExpressionCompiler):
         if op is None:
             raise self.error(node, "this operator is not supported")
         target = node.target
-        if isinstance(target, ast.Attribute) and target.attr in GRAD_NAMES:
+        if isinstance(target, ast.Attribute) and target.attr in self.m.grad_names:
             self.check_attribute(target, scope)
             return self.grad_write(target, op, node.value, scope)
         binary = self.in_place(op)
@@ -1386,6 +1391,16 @@ class Compiler(ExpressionCompiler):
             elif isinstance(node, ast.Attribute) and node.attr == name:
                 found.append(node.value)
 
+        if (
+            isinstance(term, ast.Call)
+            and isinstance(term.func, ast.Attribute)
+            and term.func.attr in HELD_RULE_NAMES
+            and len(term.args) == 1
+            and not term.keywords
+        ):
+            # `x.grad = f.backward(y.grad)`: the share the record of y's op (`y.creator`,
+            # DeZero's `Function`) works out of y's gradient, y's rule
+            term = term.args[0]
         factors(term)
         if len(found) == 1 and isinstance(found[0], ast.Name):
             return self.expr(found[0], scope)

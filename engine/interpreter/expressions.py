@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import builtins as _host_builtins
 import operator
+import sys
 import weakref
 from collections.abc import Callable, Iterable, Mapping
 from types import CodeType, GeneratorType, MappingProxyType
@@ -40,6 +41,8 @@ from backprop_animator.engine.interpreter.number_dunders import NAMES as NUMBER_
 from backprop_animator.engine.interpreter.objects import (
     GRAD_NAMES,
     MISSING,
+    NUMBER_NAMES,
+    REQUIRES_NAMES,
     RULE_NAMES,
     RULE_WORDS,
     Builtin,
@@ -77,6 +80,7 @@ from backprop_animator.engine.limits import (
     too_deep,
     took_too_long,
     visited,
+    walk,
 )
 from backprop_animator.engine.ops import OP_OF_METHOD
 from backprop_animator.engine.value import Value
@@ -232,7 +236,79 @@ def is_pass_method(name: str) -> bool:
     return any(word in lowered for word in PASS_WORDS)
 
 
-def does_pass_work(body: list[ast.stmt]) -> bool:
+def own_gradient_names(tree: ast.Module) -> tuple[str, ...]:
+    """The names the program's classes give a node's gradient in words of their own,
+    where a class's `__init__` sets no attribute named as one of GRAD_NAMES is: the one
+    it sets to 0 whose name holds `grad` (`self.backwards_grad = 0.0`), else the one it
+    sets that a method named for a pass seeds with 1 on its own object (`self.dvalue =
+    1.0` in `backward`). Read off the code before it runs, as GRAD_NAMES are: the
+    compiler writes them as gradient writes, and an object's shape takes one as its
+    gradient only where no name of GRAD_NAMES is among its attributes (`find_shape`).
+
+    Example: `own_gradient_names(ast.parse("class N:\\n def __init__(s):\\n  s.my_grad = 0"))
+    == ("my_grad",)`.
+    """
+    found: list[str] = []
+    for node in walk(tree):
+        if isinstance(node, ast.ClassDef):
+            name = _own_gradient(node)
+            if name is not None and name not in found:
+                found.append(name)
+    return tuple(found)
+
+
+def _own_gradient(node: ast.ClassDef) -> str | None:
+    methods = [m for m in node.body if isinstance(m, ast.FunctionDef) and m.args.args]
+    init = next((m for m in methods if m.name == "__init__"), None)
+    if init is None:
+        return None
+    set_in_init = _own_writes(init)
+    if any(name in GRAD_NAMES for name in set_in_init):
+        return None
+    zeroed = [
+        name
+        for name, value in set_in_init.items()
+        if "grad" in name.lower() and name not in REQUIRES_NAMES and _is_number(value, 0)
+    ]
+    if len(zeroed) == 1:
+        return zeroed[0]
+    seeded = {
+        name
+        for method in methods
+        if is_pass_method(method.name)
+        for name, value in _own_writes(method).items()
+        if name in set_in_init and name not in NUMBER_NAMES and _is_number(value, 1)
+    }
+    return seeded.pop() if len(seeded) == 1 else None
+
+
+def _own_writes(method: ast.FunctionDef) -> dict[str, ast.expr]:
+    """`name: value` of each `self.name = value` of a method (its first parameter's
+    attributes), the last one for a name written twice."""
+    itself = method.args.args[0].arg
+    writes: dict[str, ast.expr] = {}
+    for node in walk(method):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target = node.targets[0]
+            if (
+                isinstance(target, ast.Attribute)
+                and isinstance(target.value, ast.Name)
+                and target.value.id == itself
+            ):
+                writes[target.attr] = node.value
+    return writes
+
+
+def _is_number(value: ast.expr, number: int) -> bool:
+    """Whether `value` is the literal `number`, an int's or a float's (`0`, `0.0`)."""
+    return (
+        isinstance(value, ast.Constant)
+        and type(value.value) in (int, float)
+        and value.value == number
+    )
+
+
+def does_pass_work(body: list[ast.stmt], names: tuple[str, ...] = GRAD_NAMES) -> bool:
     """Whether a method named with a pass's word only (`is_pass_method`, not a name of
     PASS_FUNCTIONS) does a pass's work, as `run_backward` does and `register_backward_hook`
     (which keeps a hook) does not: its code (functions inside it too) writes a gradient
@@ -244,7 +320,7 @@ def does_pass_work(body: list[ast.stmt]) -> bool:
         visited(node)
         if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            if any(isinstance(t, ast.Attribute) and t.attr in GRAD_NAMES for t in targets):
+            if any(isinstance(t, ast.Attribute) and t.attr in names for t in targets):
                 return True
         elif isinstance(node, ast.Call):
             func = node.func
@@ -602,30 +678,10 @@ class ExpressionCompiler:
         # the module named for one (rad.py's `def exp(x)`, `log`, `div`; not `_helper`)
         named_for_op = in_class or (scope.kind == "module" and not name.startswith("_"))
         makes = OP_OF_METHOD.get(name) if named_for_op else None
-        tape_rule = scope.kind == "function" and isinstance(body, list) and writes_grad(body)
-        # A method of a node's class, not its pass, that writes its operands' gradients (a
-        # node class per op, `Add.d()`: `a.adjoint += self.adjoint`), where the class keeps
-        # no rule of a name it is known by (`objects.own_rule`)
-        rule_method = (
-            in_class
-            and not self.library
-            and isinstance(body, list)
-            and bool(params)
-            and not is_dunder(name)
-            and not is_pass_method(name)
-            and writes_others_grad(body, params[0])
-            and not calls_method(body, name)
-        )
         # A library's own functions (micrograd's engine.py, run in the Value's place) have
         # no lines in the learner's source: no rule of theirs points at any.
         span = (0, 0) if self.library else (node.lineno, node.end_lineno or node.lineno)
-        # (`grad` too, the pass where the class keeps its gradient otherwise: `is_grad_pass`;
-        # a getter, `def grad(self): return self.gradient`, does no pass's work)
-        worded = in_class and (
-            (is_pass_method(name) and name not in PASS_FUNCTIONS) or name == "grad"
-        )
-        if worded and not self.library and isinstance(body, list) and not does_pass_work(body):
-            self.m.no_passes.add(span)  # `register_backward_hook`: no pass's work
+        tape_rule, rule_method = self.gradient_roles(name, scope, body, params, span)
         looks = self.annotation_lookups(function_annotations(node), scope)
         if isinstance(node, ast.FunctionDef) and not self.library:
             hints = function_hints(self, node)
@@ -684,6 +740,49 @@ class ExpressionCompiler:
 
         return make
 
+    def gradient_roles(
+        self,
+        name: str,
+        scope: scopes.Scope,
+        body: list[ast.stmt] | ast.expr,
+        params: tuple[str, ...],
+        span: tuple[int, int],
+    ) -> tuple[bool, bool]:
+        """Whether a function is a tape's rule (`Function.tape_rule`: a function's own
+        function writing a gradient) and a rule method (`Function.rule_method`); a method
+        named for a pass that does no pass's work has its span kept in `no_passes`."""
+        in_class = scope.kind == "class"
+        grad_names = self.m.grad_names
+        tape_rule = (
+            scope.kind == "function" and isinstance(body, list) and writes_grad(body, grad_names)
+        )
+        # A method of a node's class, not its pass, that writes its operands' gradients (a
+        # node class per op, `Add.d()`: `a.adjoint += self.adjoint`), where the class keeps
+        # no rule of a name it is known by (`objects.own_rule`)
+        rule_method = (
+            in_class
+            and not self.library
+            and isinstance(body, list)
+            and bool(params)
+            and not is_dunder(name)
+            and not is_pass_method(name)
+            and writes_others_grad(body, params[0], grad_names)
+            and not calls_method(body, name)
+        )
+        # (`grad` too, the pass where the class keeps its gradient otherwise: `is_grad_pass`;
+        # a getter, `def grad(self): return self.gradient`, does no pass's work)
+        worded = in_class and (
+            (is_pass_method(name) and name not in PASS_FUNCTIONS) or name == "grad"
+        )
+        if (
+            worded
+            and not self.library
+            and isinstance(body, list)
+            and not does_pass_work(body, grad_names)
+        ):
+            self.m.no_passes.add(span)  # `register_backward_hook`: no pass's work
+        return tape_rule, rule_method
+
     def annotation_lookups(
         self, annotations: Iterable[ast.expr], scope: scopes.Scope
     ) -> list[Expr]:
@@ -702,6 +801,10 @@ class ExpressionCompiler:
         looks = []
         for annotation in annotations:
             for name in annotation_names(annotation):
+                if type(name) is ast.Attribute:
+                    looks.extend(self.annotation_attribute(name, scope))
+                    continue
+                assert type(name) is ast.Name
                 if name.id in HOST_BUILTIN_NAMES:
                     continue
                 look = self.name(name, scope)
@@ -712,6 +815,38 @@ class ExpressionCompiler:
                     look = self.not_ours(look, self.builtins[name.id], name)
                 looks.append(look)
         return looks
+
+    def annotation_attribute(self, node: ast.Attribute, scope: scopes.Scope) -> list[Expr]:
+        """`math.nope` in an annotation, evaluated as CPython evaluates it: its name,
+        then each attribute (CPython's AttributeError for one it lacks, but one CPython's
+        module has that the module here lacks, `annotation_names`), a step each; none for
+        a name CPython's built-ins have (`str.join`: `annotation_lookups`)."""
+        chain = _attribute_chain(node)
+        assert chain is not None
+        root, attrs = chain
+        if root.id in HOST_BUILTIN_NAMES:
+            return []
+        look = self.name(root, scope)
+        get_attr = self.m.get_attr
+        charge = self.m.state.charge
+
+        def looked(f: Frame) -> Any:
+            obj = look(f)
+            charge(len(attrs))
+            for attr in attrs:
+                try:
+                    obj = get_attr(obj, attr)
+                except ProgramError as error:
+                    if (
+                        error.kind == "AttributeError"
+                        and type(obj) is PModule
+                        and host_module_has(obj.name, attr)
+                    ):
+                        return None
+                    raise
+            return obj
+
+        return [looked]
 
     def not_ours(self, look: Expr, ours: Any, node: ast.Name) -> Expr:
         """`look`, but a NameError where it finds `ours`, a built-in of the interpreter's
@@ -2102,7 +2237,9 @@ def _folded_constant(node: ast.expr) -> bool:
     return False
 
 
-def writes_others_grad(body: list[ast.stmt], itself: str) -> bool:
+def writes_others_grad(
+    body: list[ast.stmt], itself: str, names: tuple[str, ...] = GRAD_NAMES
+) -> bool:
     """Whether a method's own statements hand its gradient to other objects, as a node's
     rule does: a write of an attribute named as a gradient is, of an object other than
     `itself` (its first parameter), whose value reads `itself`'s attribute of that name
@@ -2122,7 +2259,7 @@ def writes_others_grad(body: list[ast.stmt], itself: str) -> bool:
         if isinstance(node, (ast.Assign, ast.AugAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             for t in targets:
-                if not (isinstance(t, ast.Attribute) and t.attr in GRAD_NAMES):
+                if not (isinstance(t, ast.Attribute) and t.attr in names):
                     continue
                 if isinstance(t.value, ast.Name) and t.value.id == itself:
                     return False
@@ -2186,23 +2323,47 @@ def function_annotations(node: ast.FunctionDef | ast.Lambda) -> list[ast.expr]:
     return found if node.returns is None else [*found, node.returns]
 
 
-def annotation_names(annotation: ast.expr) -> list[ast.Name]:
+def annotation_names(annotation: ast.expr) -> list[ast.Name | ast.Attribute]:
     """The names an annotation reads, in the order CPython evaluates them (`Dict[K, V]`:
-    Dict, K, V; `a.b`: a), none inside a string (`"Value"`) or a nested scope. Bounded by
-    the annotation's nodes, walked with a stack of its own."""
-    names: list[ast.Name] = []
+    Dict, K, V), and the attributes of a name it reads (`math.nope`, `typing.List`: the
+    whole chain, looked up by `annotation_attribute`), none inside a string (`"Value"`)
+    or a nested scope. Bounded by the annotation's nodes, walked with a stack of its own."""
+    names: list[ast.Name | ast.Attribute] = []
     stack: list[ast.AST] = [annotation]
     while stack:
         node = stack.pop()
         if isinstance(node, ast.Name):
             if isinstance(node.ctx, ast.Load):
                 names.append(node)
+        elif isinstance(node, ast.Attribute) and _attribute_chain(node) is not None:
+            names.append(node)
         elif not isinstance(node, _OWN_SCOPES):
             stack.extend(reversed(list(ast.iter_child_nodes(node))))
     return names
 
 
-def writes_grad(body: list[ast.stmt]) -> bool:
+def _attribute_chain(node: ast.Attribute) -> tuple[ast.Name, list[str]] | None:
+    """`a.b.c` read in an annotation: the name `a` and the attributes `["b", "c"]`;
+    None where the chain starts at no name (`f().x`)."""
+    attrs: list[str] = []
+    value: ast.expr = node
+    while isinstance(value, ast.Attribute):
+        attrs.append(value.attr)
+        value = value.value
+    if not isinstance(value, ast.Name) or not isinstance(node.ctx, ast.Load):
+        return None
+    return value, attrs[::-1]
+
+
+def host_module_has(module: str, name: str) -> bool:
+    """Whether CPython's module of that name, where the host has it loaded, has `name`
+    (a module here may hold fewer names than CPython's: an annotation naming one of
+    those is no AttributeError). Its own namespace read, nothing called or handed out."""
+    host = sys.modules.get(module)
+    return host is None or name in vars(host)
+
+
+def writes_grad(body: list[ast.stmt], names: tuple[str, ...] = GRAD_NAMES) -> bool:
     """Whether a function's own statements (not those of a `def` or `lambda` inside it)
     write an attribute named as a gradient is (`self.grad += …`, `other.grad -= …`)."""
     stack: list[ast.AST] = list(body)
@@ -2213,7 +2374,7 @@ def writes_grad(body: list[ast.stmt]) -> bool:
             continue
         if isinstance(node, (ast.Assign, ast.AugAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            if any(isinstance(t, ast.Attribute) and t.attr in GRAD_NAMES for t in targets):
+            if any(isinstance(t, ast.Attribute) and t.attr in names for t in targets):
                 return True
         stack.extend(child_nodes(node))
     return False

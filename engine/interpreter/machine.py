@@ -39,6 +39,7 @@ from backprop_animator.engine.interpreter.objects import (
     ENUM_MIXIN_KEY,
     FROZEN,
     GENERIC_ALIASES,
+    GRAD_NAMES,
     LOG_KIND,
     MISSING,
     NO_READS,
@@ -248,6 +249,9 @@ class Machine:
         # The spans of methods named with a pass's word that do no pass's work
         # (`register_backward_hook`): called on a graph node, no pass (`does_pass_work`).
         self.no_passes: set[tuple[int, int]] = set()
+        # The names a node's gradient may have: GRAD_NAMES, then those the program's
+        # classes give it in words of their own (`expressions.own_gradient_names`).
+        self.grad_names: tuple[str, ...] = GRAD_NAMES
         # The built-in types a generic alias of theirs calls (`list[int]([1, 2])`), by name.
         self.alias_origins: dict[str, Any] = {}
         # The run's modules (`Library.modules`), and CPython's objects their members and
@@ -333,7 +337,7 @@ class Machine:
         self.state.charge(1 + len(closure.vars) // ITEMS_PER_STEP if closure else 1)
         owner = rule_owner(closure)
         if owner is not None and owner is not obj:
-            self.recorder.rule_kept_on(owner, obj)
+            self.recorder.rule_kept_on(owner, obj, rule)
 
     def call_function(
         self, fn: Function, args: list[Any], kwargs: dict[str, Any] | None = None
@@ -535,7 +539,7 @@ class Machine:
                 raise ProgramError(message, kind="TypeError")
         elif (args or kwargs) and not _new_of_its_own(cls):  # (object_init says nothing)
             raise ProgramError(f"{cls.name}() takes no arguments", kind="TypeError")
-        shape = cls.shape or find_shape(cls, instance.attrs)
+        shape = cls.shape or find_shape(cls, instance.attrs, self.grad_names)
         if shape is not None:
             cls.shape = shape
             self.recorder.register_instance(instance, args, kwargs)
@@ -559,7 +563,7 @@ class Machine:
             if returned is not None:  # `return self` in `__init__`: CPython's TypeError
                 message = f"__init__() should return None, not '{cpython_type(returned)}'"
                 raise ProgramError(message, kind="TypeError")
-        shape = made.cls.shape or find_shape(made.cls, made.attrs)
+        shape = made.cls.shape or find_shape(made.cls, made.attrs, self.grad_names)
         if shape is not None and made.mirror is None:
             made.cls.shape = shape
             self.recorder.register_instance(made, args, kwargs)
@@ -629,7 +633,7 @@ class Machine:
             if type(instance) is not PInstance or cls.builtin or cls.exception:
                 return instance
             if instance.mirror is None and cls.shape is None:
-                shape = unit_shape(instance.attrs)
+                shape = unit_shape(instance.attrs, self.grad_names)
                 if shape is None:
                     cls.is_node_class = False  # a gate's methods own what they make
                     if len(recorder.held_made) > mark:

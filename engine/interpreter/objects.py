@@ -514,7 +514,7 @@ def held_operands(holder: Any) -> Any:
         if name is None:  # one to an attribute (`op.left`, `op.right`), a missing one None
             pair = next((p for p in OPERAND_PAIRS if p[0] in attrs and p[1] in attrs), None)
             if pair is None:
-                return None
+                return single_operand(attrs)
             return tuple(attrs[n] for n in pair if attrs[n] is not None)
         return attrs[name]
     if kind is not tuple and kind is not list:
@@ -530,6 +530,22 @@ def held_operands(holder: Any) -> Any:
             found = held_operands(item)
             if found is not None:
                 return found
+    return None
+
+
+# One operand held under a singular name, by a record of the op with no collection of
+# them (a `Function` of "Deep Learning from Scratch 3", DeZero's steps 7 to 10: `f.input`
+# beside `f.output`), tried after OPERAND_NAMES and OPERAND_PAIRS.
+SINGLE_OPERAND_NAMES = ("input", "_input", "x", "parent", "_parent", "operand", "_operand")
+
+
+def single_operand(attrs: dict[str, Any]) -> tuple[Any, ...] | None:
+    """The one operand a record of an op holds under a name of SINGLE_OPERAND_NAMES,
+    where it is a graph node: `(f.input,)`; None where it holds none."""
+    for name in SINGLE_OPERAND_NAMES:
+        value = attrs.get(name)
+        if type(value) is PInstance and value.mirror is not None:
+            return (value,)
     return None
 
 
@@ -577,12 +593,13 @@ def _is_method(cls: PClass, name: str) -> bool:
     return type(cls.lookup(name)) is Function
 
 
-def gradient_name(attrs: dict[str, Any]) -> str | None:
-    """The first of GRAD_NAMES an object holds that may be a gradient: not a container
-    or a string (`self.d = {}`, a dict of a class that is no engine, keeps none), and a
-    bare `d` only beside an `f` (a course lab's `Variable(f)`: a tree's depth `d` beside
-    its `data` is none)."""
-    for name in GRAD_NAMES:
+def gradient_name(attrs: dict[str, Any], grad_names: tuple[str, ...] = GRAD_NAMES) -> str | None:
+    """The first of `grad_names` (GRAD_NAMES, with a class's own words for its gradient
+    where it has them) an object holds that may be a gradient: not a container or a
+    string (`self.d = {}`, a dict of a class that is no engine, keeps none), and a bare
+    `d` only beside an `f` (a course lab's `Variable(f)`: a tree's depth `d` beside its
+    `data` is none)."""
+    for name in grad_names:
         if name in attrs and type(attrs[name]) not in NO_GRADIENTS:
             if name == "d" and "f" not in attrs:
                 continue
@@ -590,10 +607,13 @@ def gradient_name(attrs: dict[str, Any]) -> str | None:
     return None
 
 
-def find_shape(cls: PClass, attrs: dict[str, Any]) -> Shape | None:
+def find_shape(
+    cls: PClass, attrs: dict[str, Any], grad_names: tuple[str, ...] = GRAD_NAMES
+) -> Shape | None:
     """The shape of an instance just made, or None if it is not a graph node: it must
-    hold `grad` and a number, and have a rule or operands (its own, or its class's)."""
-    grad = gradient_name(attrs)
+    hold `grad` (or another of `grad_names`, the first it holds: `gradient_name`) and a
+    number, and have a rule or operands (its own, or its class's)."""
+    grad = gradient_name(attrs, grad_names)
     if grad is None:
         return None
     number = next((name for name in NUMBER_NAMES if name in attrs), None)
@@ -655,14 +675,14 @@ def find_shape(cls: PClass, attrs: dict[str, Any]) -> Shape | None:
 HELD_NUMBER_NAMES = ("output", *NUMBER_NAMES)
 
 
-def unit_shape(attrs: dict[str, Any]) -> Shape | None:
+def unit_shape(attrs: dict[str, Any], grad_names: tuple[str, ...] = GRAD_NAMES) -> Shape | None:
     """The shape of a unit that holds a number and a gradient (the "Hacker's guide"
     `Unit(value, grad)`, a Wengert list's `Var`, a tape's node object with `output` and
     `gradient`), whose operands are kept beside it by the object that made it, by a
     record, or as its own attributes (`Recorder.fill_holders`, `fill_records`,
     `own_operands`): a leaf's shape, its operands under a name it has not got. None
     where it lacks either."""
-    grad = gradient_name(attrs)
+    grad = gradient_name(attrs, grad_names)
     number = next((name for name in HELD_NUMBER_NAMES if name in attrs), None)
     if grad is None or number is None:
         return None

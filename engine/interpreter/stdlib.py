@@ -1168,12 +1168,29 @@ class _Copier:
             return refused
         return ProgramError(f"cannot copy {a_type(value)} here", kind="TypeError")
 
-    def made(self, original: PInstance, attrs: dict[str, Any]) -> PInstance:
-        """A new object of `original`'s class, without `__init__`, holding `attrs`."""
+    def made(self, original: PInstance, attrs: dict[str, Any]) -> Any:
+        """A new object of `original`'s class, without `__init__`, holding `attrs`: made
+        by the class's own `__new__` where it has one, called with the class alone, as
+        CPython's copy makes it (`__reduce_ex__(4)`: `copyreg.__newobj__(cls)`), then
+        given `attrs` (what that object was given is kept where `attrs` has no such name;
+        what it gives is the copy as it is where `original` has no attributes: CPython
+        puts no state in then, and `Odd.__new__` may give anything)."""
         cls = original.cls
         own = next((name for name in _PICKLING if cls.lookup(name) is not MISSING), None)
         if own is not None:  # CPython's copy would call it: not done here
             raise ProgramError(f"copying a {cls.name} by its own {own} is not available here")
+        new = cls.lookup("__new__")
+        if type(new) is PStaticMethod:
+            new = new.function
+        if type(new) is Function and new.span[0] > 0:  # the program's own `__new__`
+            twin = self.m.call(new, [cls])
+            if not original.attrs:
+                return twin
+            if type(twin) is not PInstance or twin.cls.builtin:
+                words = f"'{python_type_name(twin)}' object has no attribute '__dict__'"
+                raise ProgramError(words, kind="AttributeError")
+            twin.attrs.update(attrs)
+            return twin
         twin = PInstance(cls)
         twin.attrs = new_attrs(cls)  # a `SlotDict` under `__slots__`, as the original's
         twin.attrs.update(attrs)
@@ -1199,7 +1216,8 @@ class _Copier:
                 self.m.set_item(twin, copied(key), copied(item))
 
     def register(self, twin: PInstance) -> PInstance:
-        if twin.cls.shape is not None:  # a node of the program's Value-like class
+        # a node of the program's Value-like class (not one its `__new__` gave again)
+        if twin.cls.shape is not None and twin.mirror is None:
             self.m.recorder.register_instance(twin)
         return twin
 
@@ -1227,8 +1245,10 @@ class _Copier:
             if value.cls.lookup("__copy__") is not MISSING:  # its class's own, as CPython's
                 return self.m.call(self.m.get_attr(value, "__copy__"), [])
             charge(len(value.attrs) // ITEMS_PER_STEP)
-            twin = self.register(self.made(value, dict(value.attrs)))
-            self.refill(value, twin, lambda item: item)
+            twin = self.made(value, dict(value.attrs))
+            if type(twin) is PInstance:
+                self.register(twin)
+                self.refill(value, twin, lambda item: item)
             return twin
         if kind is TextBuffer:
             return self.buffer(value)
@@ -1299,6 +1319,8 @@ class _Copier:
             copied = memo[id(value)] = self.m.call(own, [memo])
         elif kind is PInstance:
             copied = memo[id(value)] = self.made(value, {})
+            if type(copied) is not PInstance:  # (what its own `__new__` gave: no state)
+                return copied
             for name, item in value.attrs.items():
                 # (past a `SlotDict`'s check: the original held it, a named tuple's field too)
                 dict.__setitem__(copied.attrs, name, self.deep(item, memo, depth))

@@ -712,12 +712,16 @@ def own_rule_text(
     grad: str = "grad",
     own_words: bool = False,
     worked_out: int | None = None,
+    kept_from: tuple[Value, int] | None = None,
 ) -> str:
     """What one rule of the learner's own class did (SPEC §14), said from their code:
     `grad` is the gradient's attribute as their code writes it (`a.gradient += …`).
     `worked_out`: the line of a rule that the record of the node's op keeps (`Mul`'s
     `def backward(ctx, grad_output)`), which works out the shares the program's own loop
     writes (`Recorder.held_rules`): the rule is said to be there, the writes the loop's.
+    `kept_from`: the node whose rule this node held and ran, and the line of its op's
+    method that set it here (`self._backward = _backward` in `__mul__`, for `out`'s:
+    `Recorder.kept_by`): the rule is said to be that node's (`kept_rule_text`).
 
     `writes` say how each contribution was written (`"+="`, `"-="` or `"="`, the line,
     the factor read off the code or None, the gradient after: a `-=`'s is the local
@@ -735,6 +739,8 @@ def own_rule_text(
     """
     if not contributions and not node._prev:
         return leaf_text(node, name)
+    if kept_from is not None:
+        return kept_rule_text(node, name, contributions, writes, received, grad, kept_from)
     again = _added_again(node, contributions, writes)
     if (
         not own_words
@@ -792,6 +798,40 @@ def own_rule_text(
     return head + f"its own rule{where} {ran}. {'; '.join(steps)}.{notes}"
 
 
+def kept_rule_text(
+    node: Value,
+    name: Names,
+    contributions: list[tuple[Value, float, float, float]],
+    writes: list[tuple[str, int, float | None, float]],
+    received: dict[Value, int],
+    grad: str,
+    kept_from: tuple[Value, int],
+) -> str:
+    """What ran where a node holds another node's rule, set on it by that node's op
+    (`self._backward = _backward` in `__mul__`, `Machine.rule_on_operand`): that node's
+    rule, with this node's gradient, in place of its own, which never runs; its writes
+    said from the code, as `own_rule_text` says them.
+
+    Example: `s (+, grad 0): the rule that ran is s*c's, set on s on line 27 by the op
+    that made s*c, not s's own (which never runs: a and b get nothing from it). s.grad +=
+    0.5 → 0.5; c.grad += −1 → −1.`
+    """
+    maker, line = kept_from
+    own = name(node)
+    head = f"{own} ({node._op + ', ' if node._op else ''}grad {name.number(node.grad)}): "
+    steps = _write_steps(node, name, contributions, writes, received, None, grad)
+    operands = [name(child) for child in dict.fromkeys(node._prev)]
+    lost = "a leaf's, which does nothing"
+    if operands:
+        lost = f"which never runs: {' and '.join(operands)} get{'' if len(operands) > 1 else 's'}"
+        lost += " nothing from it"
+    said = (
+        f"the rule that ran is {name(maker)}'s, set on {own} on line {line} by the op that "
+        f"made {name(maker)}, not {own}'s own ({lost})."
+    )
+    return head + said + (f" {'; '.join(steps)}." if steps else "")
+
+
 def _not_operands(children: list[Value], node: Value, name: Names) -> str:
     """Of the children a rule writes that are none of its node's operands: a set of
     operands that merged one with an equal one (a class that hashes by value) keeps an
@@ -830,11 +870,17 @@ def _not_operands(children: list[Value], node: Value, name: Names) -> str:
 
 
 def unset_rule_text(
-    node: Value, name: Names, line: int, right: list[tuple[Value, float]], grad: str = "grad"
+    node: Value,
+    name: Names,
+    line: int,
+    right: list[tuple[Value, float]],
+    grad: str = "grad",
+    set_on: tuple[Value, int] | None = None,
 ) -> str:
     """After "its rule ran and wrote no gradient." of an op node whose rule is the one
     every node is made with (a leaf's, `__init__`'s on `line`): the rule its op wrote was
-    never set on it, and what a right rule writes of its operands.
+    never set on it (`set_on`: it was set on that operand instead, on that line), and
+    what a right rule writes of its operands.
 
     Example: ` err's rule is the one __init__ gives every node (line 7), a leaf's, which
     passes nothing on: no rule of its own was set on it. A right rule writes
@@ -845,10 +891,14 @@ def unset_rule_text(
         f"{operand(name(child))}.{grad} += {number(local)} × {upstream}"
         for child, local in _per_child(right).items()
     )
+    elsewhere = ""
+    if set_on is not None:
+        holder = name(set_on[0])
+        elsewhere = f" (its op set it on {holder} instead, on line {set_on[1]}: {holder} runs it)"
     return (
         f" {name(node)}'s rule is the one __init__ gives every node (line {line}), a leaf's, "
-        f"which passes nothing on: no rule of its own was set on it. A right rule writes "
-        f"{writes}."
+        f"which passes nothing on: no rule of its own was set on it{elsewhere}. A right rule "
+        f"writes {writes}."
     )
 
 
@@ -908,6 +958,8 @@ def rule_stretch_text(
     grad: str = "grad",
     right: list[tuple[Value, float]] | None = None,
     returned: bool = False,
+    kept_from: tuple[Value, int] | None = None,
+    worked_out: int | None = None,
 ) -> str:
     """One stretch of a rule that runs other nodes' rules between its writes (a
     recursion: `child.grad += …` then `child._backward()` for each child): its writes
@@ -916,7 +968,10 @@ def rule_stretch_text(
     own loop, adding the shares the rule returned). Whether its factors are right is said
     of the whole run (`engine.lab.engine_check`), not of a stretch; an `=` that wrote
     the old gradient plus a right share (`right`: the node's right locals) is said as
-    the sum it kept, as `own_rule_text` says it, not as a loss.
+    the sum it kept, as `own_rule_text` says it, not as a loss. `kept_from`: the node
+    whose rule this node holds, and the line that set it (`kept_rule_text`). `worked_out`:
+    the line of the rule the record of the node's op keeps, said as `own_rule_text` says
+    it (DeZero's recursive `x.backward()` after `x.grad = f.backward(self.grad)`).
 
     Example: `d (+, grad 1): its own rule on line 18 ran. c.grad += 1 × 1 → 1; then c's
     rule runs inside it.`
@@ -927,6 +982,15 @@ def rule_stretch_text(
     head = f"{name(node)} ({node._op}, grad {name.number(node.grad)}): "
     if returned:
         head += f"the loop{where} adds the shares its rule returned. "
+    elif worked_out is not None and not resumed:
+        head += (
+            f"its own rule on line {worked_out} worked out the shares{where and ','} which "
+            f"the loop{where} adds. "
+        )
+    elif kept_from is not None:
+        maker, line = kept_from
+        whose = f"{name(maker)}'s rule (set on {name(node)} on line {line})"
+        head += f"{whose} goes on. " if resumed else f"{whose} ran, not its own. "
     else:
         head += f"its rule{where} goes on. " if resumed else f"its own rule{where} ran. "
     inside = f"; then {name(then)}'s rule runs inside it" if then is not None else ""

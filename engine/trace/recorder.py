@@ -54,6 +54,7 @@ from backprop_animator.engine.interpreter.objects import (
     PClass,
     PInstance,
     PSet,
+    Shape,
     held_operands,
     held_rule,
     holds_unit,
@@ -150,6 +151,9 @@ class Recorder:
     # operands (`rule_kept_on`), each with that operand and the line that set it.
     merged: dict[Value, tuple[Value, ...]] | None = None
     kept_on: dict[Value, tuple[Value, int]] | None = None
+    # And for the words, each operand such a rule was set on last: its node, the line,
+    # the rule (`kept_rule`).
+    kept_by: dict[Value, tuple[Value, int, Any]] | None = None
 
     def __init__(self, state: State, limits: Limits) -> None:
         self.state = state
@@ -168,7 +172,7 @@ class Recorder:
         self.ids: dict[Value, str] = {}
         self.count = 0
         # Nodes made with no operands yet (`out._prev.add(self)` to come): where, what op.
-        self.unfilled: list[tuple[PInstance, Any, tuple[int, int]]] = []
+        self.unfilled: list[tuple[PInstance, Any, tuple[int, int], list[Any] | None]] = []
         self.unfilled_op: dict[int, str] = {}  # (`fill_operands`; by id: unhashable nodes)
         # Each holder of a node's operands (`Shape.held`: `out.grad_fn`), by its id: its
         # node, for a loop over the holder's operands (`for p in fn.inputs`, `loop_write`).
@@ -424,8 +428,10 @@ class Recorder:
         elif (type(children) is PSet and not children.items) or (
             type(children) is list and not children
         ):
-            self.unfilled.append((instance, children, state.position))
-            if op is None and shape.op not in attrs and state.making is not None:
+            making = state.making
+            args = making[1] if making is not None and type(children) is PSet else None
+            self.unfilled.append((instance, children, state.position, args))
+            if op is None and shape.op not in attrs and making is not None:
                 made = self.op_made(instance)
                 if made:
                     self.unfilled_op[id(instance)] = made  # (held by `unfilled`)
@@ -573,8 +579,10 @@ class Recorder:
         the others are leaves (a pass has begun since they were made). Where its class
         keeps no op, such a node's is the one the method that made it stands for
         (`unfilled_op`, `op_made` while it ran: rad.py's `out = Var(x)`, then
-        `out.predecessors.append(...)` in `__mul__`, a `*`); a leaf never uses it."""
-        for instance, children, position in self.unfilled:
+        `out.predecessors.append(...)` in `__mul__`, a `*`); a leaf never uses it. A set
+        filled so is looked at for a merge with the arguments of the op's method that made
+        its node, kept with it (`merged_later`)."""
+        for instance, children, position, args in self.unfilled:
             shape = instance.cls.shape
             if instance.mirror is None or shape is None:
                 continue
@@ -587,7 +595,7 @@ class Recorder:
             if shape.operands_of(instance.attrs) is not children:
                 continue  # replaced since, which `relink` followed
             if children.items if type(children) is PSet else children:
-                self.relink(instance)
+                self.relink(instance, args=args)
                 mirror = instance.mirror
                 if mirror._prev:
                     self.positions[mirror] = position
@@ -617,27 +625,49 @@ class Recorder:
             name = _OP_NAMES.get(op)
             mirror._op = clean_text(cut_label(op)) if name is None else name
 
-    def rule_kept_on(self, node: PInstance, holder: PInstance) -> None:
+    def rule_kept_on(self, node: PInstance, holder: PInstance, rule: Any) -> None:
         """The rule of `node` (a closure its op's method made) was set on `holder`, one of
         that method's operands (`self.backward_fn = fn`, `Machine.rule_on_operand`):
-        `node` keeps no rule of its own, and the check's op row, not its sort, says so."""
+        `node` keeps no rule of its own, and the check's op row, not its sort, says so;
+        `holder`'s frames say whose rule it runs (`kept_rule`)."""
         mirror, held_by = node.mirror, holder.mirror
         if mirror is not None and held_by is not None:
+            line = self.state.position[0]
             if self.kept_on is None:
                 self.kept_on = {}
-            self.kept_on[mirror] = (held_by, self.state.position[0])
+                self.kept_by = {}
+            assert self.kept_by is not None
+            self.kept_on[mirror] = (held_by, line)
+            self.kept_by[held_by] = (mirror, line, rule)
 
-    def relink(self, instance: PInstance, refill: bool = True) -> None:
-        """A node's operands were set after it was made: its mirror's edges follow. Of
+    def kept_rule(self, node: Value, owner: PInstance) -> tuple[Value, int] | None:
+        """The node whose rule `node` holds and the line that set it there, where the rule
+        `owner` (its object) holds is the one that node's op set on it (`rule_kept_on`);
+        None where it holds its own."""
+        kept = self.kept_by.get(node) if self.kept_by is not None else None
+        shape = owner.cls.shape
+        if kept is None or shape is None or owner.attrs.get(shape.rule) is not kept[2]:
+            return None
+        return kept[0], kept[1]
+
+    def relink(
+        self, instance: PInstance, refill: bool = True, args: list[Any] | None = None
+    ) -> None:
+        """A node's operands were set after it was made: its mirror's edges follow (and
+        `merged_later` looks at a set of them: `args`, the arguments of the op's method
+        that made it, where that has returned: `fill_operands`). Of
         a node whose operands a holder keeps (`Shape.held`, `out._ctx = ctx`), the op is
         named then (`held_op`); a holder with no operands yet is looked at again before
         the next pass (`fill_operands`; not while that runs: `refill`)."""
         shape = instance.cls.shape
         mirror = instance.mirror
         assert shape is not None and mirror is not None
-        mirrors = self.operand_mirrors(shape.operands_of(instance.attrs))
+        children = shape.operands_of(instance.attrs)
+        mirrors = self.operand_mirrors(children)
         mirror._prev = tuple(mirrors)
         self.relinks += 1
+        if type(children) is PSet:
+            self.merged_later(instance, mirror, mirrors, args)
         holder = instance.attrs.get(shape.operands) if shape.held else None
         if type(holder) is PInstance:
             self.held_by[id(holder)] = instance  # (kept alive by the node)
@@ -649,7 +679,27 @@ class Recorder:
                 # no op of its own: the method making it names it, as `register_instance`
                 mirror._op = self.op_made(instance)
         elif refill and holder is not None:  # (a holder: `shape.held`)
-            self.unfilled.append((instance, holder, self.state.position))
+            self.unfilled.append((instance, holder, self.state.position, None))
+
+    def merged_later(
+        self, instance: PInstance, mirror: Value, mirrors: list[Value], args: list[Any] | None
+    ) -> None:
+        """A node's set of operands set after it was made, in the method making it
+        (`out._prev = set([self, other])` in `__add__`, or filled by `out._prev.add(self)`
+        there: `args`, that method's arguments): where it holds fewer than the method was
+        given (`merged_arguments`), the set merged them, and the check's op row says what
+        that lost, as it does for a constructor's (`merged_operands`)."""
+        if args is None:
+            making = self.state.making
+            if making is not None and not any(arg is instance for arg in making[1]):
+                args = making[1]
+        given = None if args is None else merged_arguments(mirrors, args, instance.cls.shape)
+        if given is not None:
+            if self.merged is None:
+                self.merged = {}
+            self.merged[mirror] = given
+        elif self.merged is not None:
+            self.merged.pop(mirror, None)  # (set again, merging nothing now)
 
     def held_op(self, instance: PInstance, holder: Any) -> str:
         """The op of a node whose operands a holder keeps (`Shape.held`), where its class
@@ -1132,14 +1182,9 @@ class Recorder:
         their contributions are not marked for underflow (docs/TRACE.md), and no mistake
         of the bug lab's runs with them (`open_own_pass`)."""
         if not tape and not node._prev and stretch is None and stale is None and self.said_later:
-            # A leaf's rule that wrote nothing (`lambda: None`), said by the page: what
-            # the general path below comes to for it, without its calls (every leaf of
-            # every pass of a loop over the whole order).
-            shape = owner.cls.shape
-            if not node._const and (shape is None or shape.said == "grad"):
-                if node not in self.rule_locals:
-                    self.rule_locals[node] = ([], "registry")  # `right_locals` of no operands
-                return self.rule_frame(node, self.said_grad(node), NO_WRITES)
+            said = self.said_leaf_frame(node, owner)
+            if said is not None:
+                return said
         upstream = 0.0
         if tape:
             upstream = float(node.grad)
@@ -1171,11 +1216,14 @@ class Recorder:
         text = ""
         said_later = False
         names = self.names
+        kept_from = self.kept_rule(node, owner) if self.kept_by else None
         if stretch is not None:
             resumed, then, returned = stretch
+            worked = self.loop_lines[node]["line"] if node in self.held_rules else None
             text = narrate.rule_stretch_text(
-                node, names, tape, writes, self.received, resumed, then, grad, right, returned
-            )
+                node, names, tape, writes, self.received, resumed, then, grad, right, returned,
+                kept_from, worked,
+            )  # fmt: skip
         else:
             # The page says it only where the built-in rule's sentence is the right one,
             # whose words say `.grad`: not at a kink (the built-in words say micrograd's
@@ -1183,6 +1231,7 @@ class Recorder:
             # for a node called a constant here, drawn as a leaf (`node_dicts`).
             said_later = (
                 self.said_later
+                and kept_from is None
                 and not kink
                 and grad == "grad"
                 and run == 1
@@ -1208,6 +1257,7 @@ class Recorder:
                     kink,
                     # (a rule its op's record keeps: where it works out the shares)
                     self.loop_lines[node]["line"] if held and node in held else None,
+                    kept_from,
                 )
                 if kink and right is not None:
                     text += narrate.kink_text(node, names, right[0][1])
@@ -1230,6 +1280,17 @@ class Recorder:
             (upstream, tape, writes, None) if tape else NO_WRITES,
         )
 
+    def said_leaf_frame(self, node: Value, owner: PInstance) -> dict[str, Any] | None:
+        """A leaf's rule that wrote nothing (`lambda: None`), said by the page: what
+        `own_rule_frame`'s general path comes to for it, without its calls (every leaf of
+        every pass of a loop over the whole order); None where the page does not say it."""
+        shape = owner.cls.shape
+        if node._const or (shape is not None and shape.said != "grad"):
+            return None
+        if node not in self.rule_locals:
+            self.rule_locals[node] = ([], "registry")  # `right_locals` of no operands
+        return self.rule_frame(node, self.said_grad(node), NO_WRITES)
+
     def unset_rule_text(self, node: Value, owner: PInstance, right: Locals, grad: str) -> str:
         """Of an op node whose rule wrote nothing: where that rule is one `__init__` made
         (`self._backward = lambda: None`, a leaf's), the op's own rule was never set on the
@@ -1245,7 +1306,8 @@ class Recorder:
             return ""
         if not any(local for _, local in right) or not node.grad:
             return ""
-        return narrate.unset_rule_text(node, self.names, rule.span[0], right, grad)
+        set_on = self.kept_on.get(node) if self.kept_on is not None else None
+        return narrate.unset_rule_text(node, self.names, rule.span[0], right, grad, set_on)
 
     def unrequired(
         self, node: Value, found: tuple[Locals, str], tape: list[tuple[Value, float, float, float]]
@@ -3051,6 +3113,37 @@ def merged_operands(
             if held < set(ordered):
                 return tuple(ordered)
     return None
+
+
+def merged_arguments(
+    mirrors: list[Value], args: list[Any], shape: Shape | None
+) -> tuple[Value, ...] | None:
+    """The nodes an op's method was given (`self` and `other` of `__add__`, in its order)
+    where the node's set of operands, set in that method (`out._prev = set([self,
+    other])`), holds fewer: each one it lacks has the number of one it holds, as a class
+    hashing by value merges them (`x * y` of two 6.0s keeps x). None where it lacks none,
+    or lacks one of another number (an argument that is no operand: `gate` of `mix(self,
+    other, gate)`). Bounded: the first 8 arguments, their numbers compared as they are
+    (plain numbers only: no code of the program runs).
+
+    Example: `x + y` of two 6.0s, `_prev == {x}`: `(x, y)`; of 6.0 and 5.0: None.
+    """
+    if shape is None:
+        return None
+    nodes = [arg for arg in args[:8] if type(arg) is PInstance and arg.mirror is not None]
+    if len(nodes) <= len(mirrors):
+        return None
+    held = set(mirrors)
+    given = [arg.mirror for arg in nodes]
+    if not held < set(given):
+        return None
+    numbers = [arg.attrs.get(shape.number) for arg in nodes]
+    if any(type(n) is not float and type(n) is not int for n in numbers):
+        return None
+    kept = {n for n, mirror in zip(numbers, given, strict=True) if mirror in held}
+    if any(n not in kept for n, mirror in zip(numbers, given, strict=True) if mirror not in held):
+        return None
+    return tuple(given)
 
 
 def graph_without_gradients(globals_: dict[str, Any]) -> PInstance | None:

@@ -263,6 +263,22 @@ def test_a_pass_that_adds_to_gradients_the_last_left_comes_back_whole() -> None:
     assert sum(text.count("already, sum") for text in texts) == 3  # a*b, a and b
 
 
+def test_a_rule_held_for_another_node_comes_back_whole() -> None:
+    # `self._backward = _backward` in `__mul__` (and `other._backward` in `__add__`): the
+    # operand's frame says whose rule it ran, in the page's reading too.
+    sources = [
+        (ENGINE_TESTS / "learner_bugs" / f"{name}.py").read_text()
+        for name in ("rule_on_self", "rule_on_other")
+    ]
+    assert assert_programs_round_trip([(source, "packed", {}) for source in sources]) == 2
+    for source, (holder, maker) in zip(sources, [("s", "s*c"), ("p", "y")], strict=True):
+        texts = [f["text"] for f in trace_source(source, "packed", LIMITS)["frames"]]
+        assert any(text.startswith(f"{holder} (") for text in texts)
+        said = next(text for text in texts if text.startswith(f"{holder} ("))
+        assert f"the rule that ran is {maker}'s, set on {holder} on line " in said
+        assert "its own rule" not in said
+
+
 def test_graphs_built_in_python_come_back_whole() -> None:
     traces = []
     for index in range(corpus.GRAPHS):

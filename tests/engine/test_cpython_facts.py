@@ -2311,3 +2311,124 @@ def test_a_numbers_str_and_repr_called_by_name_are_cpythons() -> None:
         "    except TypeError as e:\n"
         "        print(e)\n"
     )
+
+
+def test_a_copy_of_an_object_whose_class_has_its_own_new_is_made_by_it() -> None:
+    # CPython's copy makes the copy by `__reduce_ex__(4)`: `copyreg.__newobj__(cls)`, the
+    # class's own `__new__` called with the class alone, then the state put in.
+    assert_as_cpython(
+        """
+import copy
+
+class Node:
+    made = 0
+    def __new__(cls, *args):
+        Node.made += 1
+        obj = super().__new__(cls)
+        obj.tag = "new"
+        obj.extra = Node.made
+        return obj
+    def __init__(self, v):
+        self.v = v
+        self.tag = "init"
+
+n = Node(3)
+m = copy.copy(n)
+print(Node.made, m.v, m.tag, m.extra, m is n)
+d = copy.deepcopy([n, n])
+print(Node.made, d[0].v, d[0] is d[1], d[0].extra)
+
+class Single:
+    it = None
+    def __new__(cls):
+        if cls.it is None:
+            cls.it = super().__new__(cls)
+        return cls.it
+    def __init__(self):
+        self.n = [1]
+
+s = Single()
+print(copy.copy(s) is s, copy.deepcopy(s) is s)
+
+class Slotted:
+    __slots__ = ("a", "b")
+    def __new__(cls, *args):
+        obj = object.__new__(cls)
+        obj.b = "from new"
+        return obj
+    def __init__(self, a):
+        self.a = a
+
+print(copy.copy(Slotted(5)).b)
+
+class NeedsArg:
+    def __new__(cls, v):
+        return super().__new__(cls)
+    def __init__(self, v):
+        self.v = v
+
+try:
+    copy.copy(NeedsArg(1))
+except TypeError as e:
+    print(e)
+
+class Odd:
+    def __new__(cls, *args):
+        return 5 if args == () else super().__new__(cls)
+try:
+    copy.copy(Odd(1))
+except AttributeError as e:
+    print(e)
+"""
+    )
+
+
+def test_an_annotation_naming_an_attribute_is_looked_up_where_cpython_evaluates_it() -> None:
+    # `def f(x: math.nope)` is CPython's AttributeError where the def runs (a class
+    # body's `q: Box.missing = 1` too); in a string, a lambda, or under `from __future__
+    # import annotations`, nothing is looked up.
+    assert_as_cpython(
+        """
+import math, typing, collections
+import collections.abc
+from dataclasses import dataclass
+
+class Box:
+    kind = int
+    class Inner:
+        pass
+
+def f(x: math.pi, y: typing.List[int], z: "math.nope", w: collections.abc.Iterable,
+      v: Box.Inner) -> typing.Optional[Box.kind]:
+    return x
+print(f(1, 2, 3, 4, 5))
+
+@dataclass
+class P:
+    a: typing.Any = 1
+    b: collections.OrderedDict = None
+print(P())
+try:
+    def g(x: math.nope) -> int:
+        return x
+except AttributeError as e:
+    print("AttributeError", e)
+try:
+    class Q:
+        q: Box.missing = 1
+except AttributeError as e:
+    print(e)
+try:
+    def h() -> typing.Nope:
+        pass
+except AttributeError as e:
+    print(e)
+def k(x: (lambda: math.nope)) -> None:
+    pass
+print("ok")
+"""
+    )
+    assert_as_cpython(
+        "from __future__ import annotations\nimport math\n"
+        "def f(x: math.nope) -> int:\n    return x\nprint(f(3))\n"
+    )

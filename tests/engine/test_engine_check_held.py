@@ -119,3 +119,41 @@ def test_next_functions_that_loop_or_hold_anything_are_traced_as_cpython_runs_th
     ids = {node["id"]: node["name"] for node in trace["nodes"]}
     edges = {(ids[e["source"]], ids[e["target"]]) for e in trace["edges"]}
     assert edges == {("a", "c"), ("b", "c"), ("b", "a"), ("a", "b")}
+
+
+# "Deep Learning from Scratch 3" (DeZero): a Variable's `creator`, a Function holding one
+# `input` and `output` (steps 7 to 10) or lists of them (steps 11 to 16); the rule is the
+# Function's backward(), which returns the shares that backward()'s walk writes.
+DEZERO = {
+    "dezero_step07_recursive.py": ({"square": "Square", "exp": "Exp"}, 3),
+    "dezero_step09_loop.py": ({"square": "Square", "exp": "Exp"}, 3),
+    "dezero_step16_generations.py": (
+        {"square": "Square", "exp": "Exp", "+": "Add", "*": "Mul"},
+        10,
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(DEZERO))
+def test_dezero_functions_are_the_rules_of_the_variables_they_made(name: str) -> None:
+    source = (REAL_CODE / name).read_text("utf-8")
+    trace = trace_source(source)
+    assert_same_output(printed_lines(trace), run_in_cpython(source))
+    classes, runs = DEZERO[name]
+    # Each Variable a Function made is drawn with its input(s) as its operands, one
+    # backward frame for each run of its rule; every row right, and the walk's order too.
+    frames = [f for f in trace["frames"] if f["phase"] == "backward"]
+    assert len(frames) == runs and all(f["contributions"] for f in frames)
+    # Each says the Function's backward() worked out the shares, a recursion's too.
+    for frame in frames:
+        rule = next(n["rule"] for n in trace["nodes"] if n["id"] == frame["node"])
+        assert f"its own rule on line {rule['line']} worked out the shares" in frame["text"]
+    rows = {row["op"]: row for row in trace["engine_check"]["rules"]}
+    assert set(rows) == set(classes)
+    for op, cls in classes.items():
+        assert rows[op]["verdict"] == "right"
+        assert rows[op]["line"] == method_lines(source, cls, "backward")["line"]
+    assert trace["engine_check"]["sort"]["verdict"] == "right"
+    assert trace["engine_check"]["accumulation"]["verdict"] == "right"
+    for node in trace["nodes"]:
+        assert node["kind"] != "op" or node["correct_grad"] == pytest.approx(node["grad"])

@@ -347,3 +347,103 @@ def test_rules_run_in_backwards_own_loop_under_another_name(write: str) -> None:
     assert trace["engine_check"] == {**same["engine_check"], "grad": "derivative"}
     texts = " ".join(frame["text"] for frame in backward_frames(trace))
     assert ".derivative += " in texts and not re.search(r"\.grad\b", texts)
+
+
+# Names no list holds: found by the class's shape (`expressions.own_gradient_names`), the
+# one attribute `__init__` zeroes whose name holds `grad`, or the one a pass seeds with 1.
+OWN_NAMES = ("backwards_grad", "partial_grad", "dvalue", "dL")
+
+
+@pytest.mark.parametrize("name", OWN_NAMES)
+def test_a_gradient_named_in_words_of_its_own_is_found_by_its_shape(name: str) -> None:
+    source = program(name)
+    trace = trace_source(source)
+    assert_same_output(printed_lines(trace), run_in_cpython(source))
+    same = trace_source(program("grad"))
+    assert writes(trace) == writes(same) and trace["nodes"] == same["nodes"]
+    assert trace["engine_check"] == {**same["engine_check"], "grad": name}
+    texts = " ".join(frame["text"] for frame in backward_frames(trace))
+    assert f"a.{name} += −3 × " in texts and not re.search(r"\.grad\b", texts)
+
+
+GRAD_IN_WORDS = """\
+class Node:
+    def __init__(self, value, parents=(), op=""):
+        self.value = value
+        self.backwards_grad = 0.0
+        self.parents = parents
+        self.op = op
+        self.rule = lambda: None
+
+    def __add__(self, other):
+        out = Node(self.value + other.value, (self, other), "+")
+        def rule():
+            self.backwards_grad += out.backwards_grad
+            other.backwards_grad += out.backwards_grad
+        out.rule = rule
+        return out
+
+    def __mul__(self, other):
+        out = Node(self.value * other.value, (self, other), "*")
+        def rule():
+            self.backwards_grad += other.value * out.backwards_grad
+            other.backwards_grad += self.value * out.backwards_grad
+        out.rule = rule
+        return out
+
+    def backward(self):
+        order, seen = [], set()
+        def visit(n):
+            if n not in seen:
+                seen.add(n)
+                for p in n.parents:
+                    visit(p)
+                order.append(n)
+        visit(self)
+        self.backwards_grad = 1.0
+        for n in reversed(order):
+            n.rule()
+
+a = Node(2.0); b = Node(-3.0); c = Node(10.0)
+d = a * b + c
+e = d * a
+e.backward()
+print(a.backwards_grad, b.backwards_grad, c.backwards_grad)
+"""
+
+
+def test_a_node_with_a_gradient_and_a_rule_in_words_of_its_own_is_traced() -> None:
+    # `backwards_grad` and a rule under `rule`: was refused ("it has no `grad` attribute")
+    trace = trace_source(GRAD_IN_WORDS)
+    assert_same_output(printed_lines(trace), run_in_cpython(GRAD_IN_WORDS))
+    check = trace["engine_check"]
+    assert check["grad"] == "backwards_grad"
+    assert {rule["op"]: rule["verdict"] for rule in check["rules"]} == {"*": "right", "+": "right"}
+    assert check["sort"]["verdict"] == check["accumulation"]["verdict"] == "right"
+    a = next(node for node in trace["nodes"] if node["name"] == "a")
+    assert a["grad"] == a["correct_grad"] == -2.0
+    same = trace_source(GRAD_IN_WORDS.replace("backwards_grad", "grad"))
+    assert writes(trace) == writes(same) and trace["nodes"] == same["nodes"]
+
+
+def test_an_attribute_zeroed_beside_a_known_gradient_stays_an_attribute() -> None:
+    # The class keeps its gradient in `grad`: a `grad_steps` counter zeroed beside it is
+    # no gradient, nor is `dvalue` where no pass seeds it.
+    source = (
+        program("grad")
+        .replace(
+            "        self.grad = 0.0\n",
+            "        self.grad = 0.0\n        self.grad_steps = 0\n",
+        )
+        .replace(
+            "            self.grad += out.grad\n",
+            "            self.grad += out.grad\n            self.grad_steps += 1\n",
+        )
+    )
+    source += "print(a.grad_steps, b.grad_steps)\n"
+    trace = trace_source(source)
+    assert_same_output(printed_lines(trace), run_in_cpython(source))
+    assert "grad" not in trace["engine_check"]
+    same = writes(trace_source(program("grad")))
+    lineless = [[{k: v for k, v in c.items() if k != "line"} for c in w] for w in writes(trace)]
+    assert lineless == [[{k: v for k, v in c.items() if k != "line"} for c in w] for w in same]

@@ -3600,6 +3600,28 @@ def test_a_set_of_operands_merging_many_equal_nodes_is_looked_at_only_for_a_few(
     assert printed_lines(trace) == ["1 1.0"]
 
 
+def test_a_set_of_operands_set_later_in_a_method_of_many_nodes_is_looked_at_for_a_few() -> None:
+    # The operands set after the node is made (`out._prev = set(others)`), in a method
+    # given 5,000 equal nodes and the node itself: only the method's first 8 arguments
+    # are looked at, their numbers compared as they are, nothing of the program run.
+    source = (
+        "class V:\n    def __init__(self, data):\n"
+        "        self.data = data\n        self.grad = 0.0\n"
+        "        self._backward = lambda: None\n        self._prev = set()\n"
+        "    def __eq__(self, other):\n        return self.data == other.data\n"
+        "    def __hash__(self):\n        return hash(str(self.data))\n"
+        "    def add(self, *others):\n"
+        "        out = V(self.data)\n        out._prev = set([self, *others, out])\n"
+        "        return out\n"
+        "    def backward(self):\n        self.grad = 1.0\n"
+        "        for x in self._prev:\n            x.grad += self.grad\n"
+        "xs = [V(1.0) for _ in range(5_000)]\ns = xs[0].add(*xs)\n"
+        "s.backward()\nprint(len(s._prev), xs[0].grad)\n"
+    )
+    trace = trace_source(source, limits=Limits(max_nodes=200_000))
+    assert printed_lines(trace) == run_in_cpython(source)
+
+
 # A rule set on the wrong node is judged on the row of the node it was made for, read off
 # the call it was made in (`Recorder.rule_maker`): a call holding thousands of nodes, a
 # rule closing over a node among its own operands, a rule made at the top level.
@@ -3760,3 +3782,29 @@ def test_reading_a_recursive_walks_writes_is_bounded_by_the_writes() -> None:
     assert printed_lines(trace) == run_in_cpython(source)
     check = trace["engine_check"]
     assert check["sort"]["verdict"] == "wrong" or check["rules"][0]["verdict"] == "wrong"
+
+
+def test_a_copy_whose_own_new_copies_again_ends_at_the_call_depth() -> None:
+    # `copy.copy` calls the class's own `__new__` (CPython's `copyreg.__newobj__`), which
+    # copies again: CPython's RecursionError, caught as CPython catches it, in bounded time.
+    source = (
+        "import copy\nclass A:\n    def __new__(cls, *args):\n"
+        "        obj = super().__new__(cls)\n        obj.items = list(range(10))\n"
+        "        copy.deepcopy(obj)\n        return obj\n"
+        "try:\n    A()\nexcept RecursionError:\n    print('deep')\n"
+    )
+    started = time.perf_counter()
+    assert printed_lines(trace_source(source + END)) == ["deep", "1"]
+    assert time.perf_counter() - started < 30.0
+
+
+def test_an_annotation_of_a_long_attribute_chain_is_charged_each_attribute() -> None:
+    # `x: A.a.a.a…` 500 attributes long (each the class itself), made again and again: each
+    # attribute looked up is a step, so the loop ends at the steps bound.
+    chain = "A" + ".a" * 500
+    source = (
+        "class A:\n    pass\nA.a = A\n"
+        f"for _ in range(100_000):\n    def f(x: {chain}) -> None:\n        pass\n"
+    )
+    with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
+        trace_source(source + END, limits=Limits(max_steps=200_000))

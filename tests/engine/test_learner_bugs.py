@@ -1861,7 +1861,16 @@ def test_a_rule_never_set_on_its_node_is_said_so_with_what_a_right_rule_writes()
         texts.count(
             "GELU(0) (GELU, grad 1): its rule ran and wrote no gradient. GELU(0)'s rule is the "
             "one __init__ gives every node (line 26), a leaf's, which passes nothing on: no rule "
-            "of its own was set on it. A right rule writes (0).grad += 0.5 × 1."
+            "of its own was set on it (its op set it on 0 instead, on line 126: 0 runs it). A "
+            "right rule writes (0).grad += 0.5 × 1."
+        )
+        == 1
+    )
+    # ... and the leaf its op set it on says whose rule it ran.
+    assert (
+        texts.count(
+            "0 (grad 0): the rule that ran is GELU(0)'s, set on 0 on line 126 by the op that made "
+            "GELU(0), not 0's own (a leaf's, which does nothing). (0).grad += 0.5 → 0.5."
         )
         == 1
     )
@@ -2028,3 +2037,31 @@ def test_a_node_keeping_another_nodes_rule_is_not_judged_by_its_own_op(
     assert {row["op"]: row["verdict"] for row in trace["engine_check"]["rules"]} == rows
     wrong = next(row for row in trace["engine_check"]["rules"] if row["verdict"] == "wrong")
     assert "kept_on" in wrong["first"]
+
+
+@pytest.mark.parametrize(
+    ("name", "holder", "maker", "line", "lost"),
+    [
+        ("rule_on_self", "s", "s*c", 27, "a and b get"),
+        ("rule_on_other", "p", "y", 18, "a and b get"),
+    ],
+)
+def test_a_rule_held_for_another_node_is_said_to_be_that_nodes(
+    name: str, holder: str, maker: str, line: int, lost: str
+) -> None:
+    # The operand's frame said "its own rule ran" where it ran the rule another node's op
+    # set on it; the node that lost its rule says where it went.
+    source = (PROGRAMS / f"{name}.py").read_text()
+    trace = trace_source(source)
+    printed, error = run_in_cpython(source)
+    assert error is None
+    assert_same_output(printed_lines(trace), printed)
+    texts = _backward_texts(trace)
+    held = next(text for text in texts if text.startswith(f"{holder} ("))
+    assert held.split(": ", 1)[1].startswith(
+        f"the rule that ran is {maker}'s, set on {holder} on line {line} by the op that made "
+        f"{maker}, not {holder}'s own (which never runs: {lost} nothing from it)."
+    )
+    assert "its own rule" not in held
+    unset = next(text for text in texts if text.startswith(f"{maker} ("))
+    assert f"(its op set it on {holder} instead, on line {line}: {holder} runs it)" in unset

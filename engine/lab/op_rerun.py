@@ -280,6 +280,9 @@ class Reruns:
         shape = call.instance.cls.shape
         if type(made) is not PInstance or made.cls is not call.instance.cls or shape is None:
             return None
+        op, made_op = call.instance.attrs.get(shape.op), made.attrs.get(shape.op)
+        if made_op is not op and not (type(op) is str and type(made_op) is str and op == made_op):
+            return None  # another node than the one noted (one made of it, returned)
         value: Any = made.attrs.get(shape.number)
         return float(value) if _number(value) else None
 

@@ -255,3 +255,16 @@ def cube(self):
     assert "reference" not in nodes(source)["cube"]
     assert row(source, "cube")["verdict"] == "unchecked"
     assert compare(source) is None
+
+
+def test_a_call_that_returns_another_node_made_of_the_noted_one_is_not_taken() -> None:
+    # `f` makes `cube` then returns its square: at a = 1 both are 1, but the derivative
+    # of what `f` returns is not cube's; the op of what the re-run gives is not `cube`.
+    method = CUBE.format(factor="2 * self.data**2")
+    tail = (
+        "def f(a):\n    c = Value(a.data**3, (a,), 'cube')\n"
+        "    return Value(c.data**2, (c,), 'sq')\n"
+        "a = Value(1.0)\ny = f(a)\ny.backward()\nprint(a.grad)\n"
+    )
+    found = nodes(program(method, tail))
+    assert "reference" not in found["cube"]

@@ -6,16 +6,20 @@ Where the node was made by a call of one of the program's functions (`def cube(s
 that call is noted as it runs (`note`: the function, its arguments, the numbers of the
 node and of its operands then). Once the program has ended, the call is run again on
 copies of its arguments (`derivatives`): first unmoved, and only if that gives back the
-node's number exactly, then with one operand's number moved by ±h (h = 1e-6 of it, as
-`right_engine`'s numeric rules): the central difference quotient of the op's own output
-is that operand's right local derivative, judged as every numeric one is.
+node's number exactly (a node of its class and op), then with one operand's number
+moved by ±h (h = 1e-6 of it, as `right_engine`'s numeric rules): the central difference
+quotient of the op's own output is that operand's right local derivative, judged as
+every numeric one is. The re-runs' numbers replace no table's: they are asked for only
+where `right_locals` has none, and the right engine's passes since the first such node
+are run again with them (`Recorder.replay_right`).
 
 The re-runs are detached: a flag of the recorder (`Recorder.detached`) makes the objects
 they make no nodes, drops what they print, and refuses a write to any node of the
 program's graph (that, an error, a bound hit or a number that is not finite gives no
-derivative: never an error of the trace). They charge the run's steps, within a share
-of what is left (`SHARE`) and of the time left, nest calls at most `RERUN_DEPTH` deep, and
-at most `MAX_CALLS` nodes are noted.
+derivative: never an error of the trace); the names of the program's globals and its
+nodes' own attributes are put back after them (`Recorder.detach`). They charge the run's
+steps, within a share of what is left (`SHARE`) and of the time left, nest calls at most
+`RERUN_DEPTH` deep, and at most `MAX_CALLS` nodes are noted.
 
 Example: `def cube(self): return Value(self.data ** 3, (self,), 'cube')` on a node of
 2.0 gives the local derivative 12.0 (to about 1e-10) for `self`.

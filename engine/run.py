@@ -152,6 +152,7 @@ def trace_program(
     if recorded is not None:
         recorded.append(recorder)
     machine = Machine(state, recorder, expanded=granularity == "expanded")
+    recorder.machine = machine  # (the re-runs of calls of ops no table knows: `op_rerun`)
     if holder_pass:
         machine.hold_units()  # (before the compiler reads `instantiate`)
     library = Library(machine, recorder.print)

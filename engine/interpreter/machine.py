@@ -201,6 +201,8 @@ _bare = object.__new__  # a PInstance made without __init__: its maker sets the 
 class Machine:
     """Calls, attributes and operators over the program's values."""
 
+    detached = False  # the recorder's re-runs of ops' calls are running (`op_rerun`)
+
     def __init__(self, state: State, recorder: Recorder, expanded: bool) -> None:
         self.state = state
         self.recorder = recorder
@@ -1506,6 +1508,25 @@ class Machine:
             return True
         return False
 
+    def node_attr(self, obj: PInstance, name: str, value: Any) -> bool:
+        """`set_attr` of a graph node's attribute other than its number and gradient:
+        whether it is stored already (its operands, its op: told the recorder)."""
+        if self.detached:  # a re-run of an op's call (`op_rerun`): no write to a node
+            raise ProgramError(f"a re-run may not set .{name} of a node")
+        shape = obj.cls.shape
+        assert shape is not None
+        if name == shape.operands or name == shape.second:
+            obj.attrs[name] = value
+            self.recorder.relink(obj)  # `out._prev = [a, b]` after `__init__`
+            return True
+        if name == shape.op:
+            obj.attrs[name] = value
+            self.recorder.renamed(obj)  # `out._op = '+'` after `__init__`
+            return True
+        if name == shape.rule and type(value) is Function:
+            self.rule_on_operand(obj, value)
+        return False
+
     def set_attr(
         self, obj: Any, name: str, value: Any, hook: bool = True, initial: bool = False
     ) -> None:
@@ -1524,16 +1545,8 @@ class Machine:
                 if name == shape.grad or name == shape.number:
                     field = "grad" if name == shape.grad else "data"
                     value = self.recorder.write(obj, field, attrs.get(name), value)
-                elif name == shape.operands or name == shape.second:
-                    attrs[name] = value
-                    self.recorder.relink(obj)  # `out._prev = [a, b]` after `__init__`
+                elif self.node_attr(obj, name, value):
                     return
-                elif name == shape.op:
-                    attrs[name] = value
-                    self.recorder.renamed(obj)  # `out._op = '+'` after `__init__`
-                    return
-                elif name == shape.rule and type(value) is Function:
-                    self.rule_on_operand(obj, value)
             attrs[name] = value
             return
         if kind is Value:

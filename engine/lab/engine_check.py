@@ -8,9 +8,9 @@ three questions, each with the first frame where the answer is no:
   each rule multiplied the upstream gradient by (read off the code, or the write's
   delta over the upstream gradient) is the right local derivative on every use, within
   1e-6 relative. `unchecked` where no use could be checked (an op neither the registry
-  nor the numeric table knows, an upstream gradient of 0 with a factor not read off
-  the code, or a rule that wrote nothing while its backward()'s loop wrote its
-  children's gradients: `_loop_wrote`).
+  nor the numeric table knows and no re-run of its call differentiated, `op_rerun`,
+  an upstream gradient of 0 with a factor not read off the code, or a rule that wrote
+  nothing while its backward()'s loop wrote its children's gradients: `_loop_wrote`).
 - `sort`: whether every rule of an op node ran once, after the rules of all of its
   consumers in the same pass (`consumer` names one still waiting; None where the
   rule ran twice or never), and no rule of a node of an earlier pass's graph that the

@@ -11,8 +11,10 @@ accumulation is to blame.
 An op the registry does not have (`-`, `/`, `sin`, …) is differentiated numerically: the
 central difference quotient of the op's output with respect to each input, h = 1e-6
 relative, from the op's plain-number function in `NUMERIC_OPS`. An op in neither table
-has no right local derivative: that node's children (and everything the gradient
-reaches through them) get no `correct_grad`; nor does a node whose right gradient
+is differentiated so from the learner's own code where a re-run of the call that made
+its node found it (`engine.lab.op_rerun`, `RERUN_LOCALS`); else it has no right local
+derivative: that node's children (and everything the gradient reaches through them)
+get no `correct_grad`; nor does a node whose right gradient
 overflows the float range (strict JSON has no infinity).
 
 At a kink (relu or abs of exactly 0: `KINKS`) any subgradient is a right local
@@ -30,6 +32,7 @@ import math
 import re
 import sys
 from collections.abc import Callable, Sequence
+from contextvars import ContextVar
 from functools import cache
 from typing import Any
 
@@ -249,9 +252,9 @@ def right_locals(node: Value, operands: Sequence[Value]) -> tuple[Locals, str] |
             return found, "registry"
         found = _numeric_locals(op, operands)
         if found is None:
-            return None
+            return _rerun_locals(node, operands)
         # A move of ±h can take `x ** y` to a complex number: no real derivative there,
-        # nor where the difference is lost in its rounding (NaN, `_drowned`). Where some
+        # nor where the difference is lost in its rounding (NaN, `drowned`). Where some
         # operands have one (the base of `x ** y` at a negative x, whose exponent has
         # none: x**y · ln x), theirs are kept; the others have no right gradient
         # (`RightEngine.run_pass`) and no share to judge (`engine_check`).
@@ -262,6 +265,51 @@ def right_locals(node: Value, operands: Sequence[Value]) -> tuple[Locals, str] |
     except (ArithmeticError, ValueError, TypeError):
         return None
     return found, "numeric"
+
+
+# The local derivatives of nodes whose op no table knows, found by running the call that
+# made each node again (`engine.lab.op_rerun`), while a finished run's right engine and
+# checks read them (`Recorder.finish`); None elsewhere.
+RERUN_LOCALS: ContextVar[dict[Value, Locals] | None] = ContextVar("rerun_locals", default=None)
+
+
+def _rerun_locals(node: Value, operands: Sequence[Value]) -> tuple[Locals, str] | None:
+    """`right_locals` of a node no table knows, where a re-run of its call found them."""
+    found = RERUN_LOCALS.get()
+    if not found or node not in found:
+        return None
+    held = node._prev
+    if operands is not held and (
+        len(operands) != len(held) or any(a is not b for a, b in zip(operands, held, strict=False))
+    ):
+        return None  # (the operands as the op took them, before a set merged two)
+    return found[node], "numeric"
+
+
+_KNOWN: dict[tuple[str, int], bool] = {}
+
+
+def table_knows(op: str, count: int) -> bool:
+    """Whether the registry or the numeric table has a rule for `op` of `count` operands
+    (by its name alone: whether it reproduces a node's data is `right_locals`' to say);
+    cached by op. Example: `table_knows("tanh", 1)` is True, `table_knows("cube", 1)`
+    False."""
+    known = _KNOWN.get((op, count))
+    if known is None:
+        known = _table_knows(op, count)
+        if len(_KNOWN) < 4096 and len(op) <= 100:
+            _KNOWN[(op, count)] = known
+    return known
+
+
+def _table_knows(op: str, count: int) -> bool:
+    named = registry_op(op)
+    if named in ("+", "*"):
+        return True
+    key = op_key(named)
+    if count == 1 and (key in OPS or key.lower() in OPS) and not is_other_power(named):
+        return True
+    return _numeric_function(named, count) is not None
 
 
 def _real(local: Any) -> bool:
@@ -493,7 +541,7 @@ def _numeric_locals(op: str, operands: Sequence[Value]) -> Locals | None:
         down[i] -= h
         high, low = function(*up), function(*down)
         local = (high - low) / (2 * h)
-        if _real(local) and _drowned(local, max(abs(high), abs(low)), h):
+        if _real(local) and drowned(local, max(abs(high), abs(low)), h):
             local = math.nan  # (no derivative known: `right_locals` keeps no share of it)
         found.append((child, local))
     return found
@@ -504,7 +552,7 @@ def _numeric_locals(op: str, operands: Sequence[Value]) -> Locals | None:
 NUMERIC_RESOLVED = 1e-3
 
 
-def _drowned(local: float, scale: float, h: float) -> bool:
+def drowned(local: float, scale: float, h: float) -> bool:
     """Whether a central difference of step `h` of values about `scale` is lost in their
     rounding: a softplus at x = 1e-10 (h = 1e-16, f ≈ 0.69) is 0 or about 1, where its
     derivative is 0.5, and its rounding slack (about 3) let any rule pass. At 2.74e-6 it
@@ -572,6 +620,17 @@ class RightEngine:
         self.not_required: set[Value] = set()
         # By pass index: each node's right locals, by operand position (`engine_check`).
         self.pass_locals: dict[int, dict[Value, Locals | None]] = {}
+
+    def copy(self) -> RightEngine:
+        """A right engine where this one is now (its own tables, the nodes shared)."""
+        made = RightEngine()
+        made.grads = dict(self.grads)
+        made.unknown = set(self.unknown)
+        made.touched = set(self.touched)
+        made.numeric = set(self.numeric)
+        made.not_required = set(self.not_required)
+        made.pass_locals = dict(self.pass_locals)
+        return made
 
     def run_pass(
         self,

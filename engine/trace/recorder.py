@@ -29,6 +29,7 @@ import math
 from bisect import bisect_right
 from collections import deque
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from functools import partial
 from itertools import chain, compress, filterfalse, islice, repeat
 from operator import attrgetter, is_not, itemgetter
@@ -75,13 +76,16 @@ from backprop_animator.engine.lab.engine_check import (
     order_fault,
     path_fault,
 )
+from backprop_animator.engine.lab.op_rerun import MAX_CALLS, OpCall, Reruns, note
 from backprop_animator.engine.lab.right_engine import (
     OP_WORDS,
+    RERUN_LOCALS,
     Locals,
     RightEngine,
     agrees,
     right_locals,
     sum_rounding,
+    table_knows,
     take_kink,
 )
 from backprop_animator.engine.lab.sort_steps import Step, appended, step_frames
@@ -154,6 +158,14 @@ class Recorder:
     # And for the words, each operand such a rule was set on last: its node, the line,
     # the rule (`kept_rule`).
     kept_by: dict[Value, tuple[Value, int, Any]] | None = None
+    # Nodes whose op no table knows, with the call of the program's that made each
+    # (`op_rerun.note`), and the right engine as it was before the first pass that met
+    # one, with every pass's inputs since: run again with the re-runs' derivatives once
+    # the program has ended (`numeric_reruns`). `detached`: those re-runs are running.
+    op_calls: list[OpCall] | None = None
+    replay: tuple[RightEngine, list[tuple[Any, ...]]] | None = None
+    detached = False
+    machine: Any = None  # (set by `engine.run`: the re-runs' calls)
 
     def __init__(self, state: State, limits: Limits) -> None:
         self.state = state
@@ -390,6 +402,8 @@ class Recorder:
     ) -> None:
         """Adopt a new object of the program's own Value-like class as a graph node;
         `args` and `kwargs` are its constructor's (where its operands come in order)."""
+        if self.detached:
+            return  # a re-run's object (`op_rerun`): no node
         attrs = instance.attrs
         shape = instance.cls.shape
         assert shape is not None
@@ -452,10 +466,29 @@ class Recorder:
             self.rerun.made(mirror, count, self)
         if mirrors:
             self.positions[mirror] = state.position
+            if type(name) is str and not table_knows(name, len(mirrors)):
+                self.note_call(instance, mirror)
         if self.count > self.limits.max_nodes:
             raise ProgramError(
                 self.limits.exceeded("max_nodes", "the graph has too many nodes").message
             )
+
+    def note_call(self, instance: PInstance, node: Value) -> None:
+        """A node whose op no table knows: the call of the program's that made it, noted
+        for a re-run once the program has ended (`op_rerun`), for the first `MAX_CALLS`."""
+        calls = self.op_calls
+        if calls is None:
+            calls = self.op_calls = []
+        if len(calls) >= MAX_CALLS or self.holder_pass or self.rerun is not None:
+            return
+        shape = instance.cls.shape
+        instance_of = self.instance_of
+        operands = [instance_of.get(child) for child in node._prev]
+        if shape is None or any(operand is None for operand in operands):
+            return
+        found = note(instance, node, operands, shape.number, self.state.charge)  # type: ignore[arg-type]
+        if found is not None:
+            calls.append(found)
 
     def worded_op(self, word: str) -> str:
         """The op an Enum member's word names (`ops.OP_OF_WORD`: `'mul'` is `*`, `'TANH'`
@@ -737,6 +770,8 @@ class Recorder:
     # Prints and update frames
 
     def print(self, text: str) -> None:
+        if self.detached:
+            return  # a re-run's (`op_rerun`): printed once, by the program
         self.printed = True
         # A program's strings may hold lone surrogates ('\ud800'); what it prints leaves
         # the engine in the trace, so it is made valid UTF-8 here (engine.trace.text).
@@ -762,6 +797,8 @@ class Recorder:
     def write(self, obj: Any, field: str, before: Any, after: Any) -> Any:
         """A program statement sets `.data` or `.grad` of a graph node to `after`: the
         value to store (a gradient check's re-run may move it, `Rerun.wrote`)."""
+        if self.detached:  # a re-run of an op's call (`op_rerun`): no write to a node
+            raise ProgramError(f"a re-run may not set the {field} of a node")
         if field == "data" and type(obj) is Value:
             self.last_data_write = seq = next(creation_order)
             self.data_writes.setdefault(obj, []).append((seq, before))
@@ -1659,14 +1696,27 @@ class Recorder:
             # loss's gradient, `pull`) is the pass's, as the chain rule's start (and the
             # gradient check's: `holder_seeds`).
             seed = self.holder_seeds[len(self.passes)] = start.get(output, 1.0)
+        left_out = (
+            {child for children in skipped.values() for child in children} if skipped else None
+        )
+        if self.op_calls:
+            # A node no table knows may be in it: its inputs kept (`numeric_reruns`).
+            if self.replay is None:
+                self.replay = (self.right.copy(), [])
+            self.replay[1].append(
+                (
+                    len(self.passes),
+                    output,
+                    list(reachable),
+                    dict(start),
+                    dict(self.rule_locals),
+                    left_out,
+                    seed,
+                    set(self.right.touched),
+                )
+            )
         self.right.run_pass(
-            len(self.passes),
-            output,
-            reachable,
-            start,
-            self.rule_locals,
-            {child for children in skipped.values() for child in children} if skipped else None,
-            seed,
+            len(self.passes), output, reachable, start, self.rule_locals, left_out, seed
         )
         self.passes.append((output, topo, output.data))
         self.pass_end = end
@@ -2287,6 +2337,80 @@ class Recorder:
             if self.hand_rules:
                 raise HandPass
             self.implicit_pass(globals_)
+        found = self.numeric_reruns() if self.replay is not None else None
+        if not found:
+            return self.finished(source, granularity, globals_)
+        token = RERUN_LOCALS.set(found)
+        try:
+            self.replay_right(found)
+            return self.finished(source, granularity, globals_)
+        finally:
+            RERUN_LOCALS.reset(token)
+
+    def numeric_reruns(self) -> dict[Value, Locals]:
+        """The local derivatives of the nodes whose op no table knows that some pass
+        met, by re-runs of the calls that made them (`op_rerun`), detached."""
+        assert self.replay is not None and self.op_calls
+        wanted = {
+            node
+            for inputs in self.replay[1]
+            for node, found in inputs[4].items()
+            if found is None and node._prev
+        }
+        wanted.update(
+            node for inputs in self.replay[1] for node in inputs[2] if node not in inputs[4]
+        )
+        if not wanted or self.machine is None:
+            return {}
+        instance_of = self.instance_of
+        reruns = Reruns(
+            self.state,
+            self.machine.call_function,
+            self.detach,
+            lambda node: [instance_of[child] for child in node._prev],
+        )
+        return reruns.derivatives(self.op_calls, wanted)
+
+    @contextmanager
+    def detach(self) -> Iterator[None]:
+        """The re-runs' switch: no nodes, no output, no write to a node (`Machine.detached`),
+        and the statement bookkeeping they touch put back."""
+        kept = (self.anchor, self._anchor_count, self.last, self._update, self._update_anchor)
+        frames, count = len(self.frames), self.count
+        # What the trace reads of the program once it has ended, put back as it was: the
+        # names of its globals, and each node's own attributes (a label the written-in
+        # fast path of a store sets without the machine's `set_attr`).
+        names = dict(self.globals_)
+        attrs = [(i, dict(i.attrs)) for i in self.instance_of.values() if type(i.attrs) is dict]
+        self.state.charge(len(names) + len(attrs))
+        self.detached = self.machine.detached = True
+        try:
+            yield
+        finally:
+            self.detached = self.machine.detached = False
+            self.anchor, self._anchor_count, self.last, self._update, self._update_anchor = kept
+            del self.frames[frames:]
+            self.count = count
+            _put_back(self.globals_, names)
+            for instance, held in attrs:
+                _put_back(instance.attrs, held)
+
+    def replay_right(self, found: dict[Value, Locals]) -> None:
+        """The right engine's passes again, from where it was before the first pass that
+        met a node no table knows, with the derivatives the re-runs `found`."""
+        assert self.replay is not None
+        right, passes = self.replay
+        for index, output, reachable, start, known, left_out, seed, touched in passes:
+            for node, locals_ in known.items():
+                if locals_ is None and node in found:
+                    known[node] = (found[node], "numeric")
+            right.touched = touched
+            right.run_pass(index, output, reachable, start, known, left_out, seed)
+        right.touched = self.right.touched
+        self.right = right
+
+    def finished(self, source: str, granularity: str, globals_: dict[str, Any]) -> dict[str, Any]:
+        """The trace of the finished run (`finish`'s, its passes closed)."""
         if self.partial:
             self.pending.append((next(creation_order), self.partial.splitlines()[0]))
             self.partial = ""
@@ -3684,6 +3808,14 @@ def as_number(value: Any, field: str) -> float:
             f"a node's .{field} is not a finite number ({number}); strict JSON has no inf or nan"
         )
     return number
+
+
+def _put_back(now: dict[str, Any], was: dict[str, Any]) -> None:
+    """`now` as `was` again, where anything was bound, rebound or unbound since (by
+    identity: a program's `__eq__` runs no code here)."""
+    if len(now) != len(was) or any(now.get(key, was) is not value for key, value in was.items()):
+        now.clear()
+        now.update(was)
 
 
 class HandPass(BaseException):

@@ -100,3 +100,22 @@ def test_the_export_and_animate_carry_the_check() -> None:
     notebook = inner_document(animate(source)._repr_html_())
     assert trace_in(notebook)["engine_check"] == expected
     assert expected["sort"]["verdict"] == "wrong"
+
+
+async def test_an_op_no_table_knows_is_judged_by_a_rerun_of_its_method(
+    client: httpx.AsyncClient,
+) -> None:
+    # SPEC §14: `foo` (3 sin x) is known by no table; its method, run again on a moved
+    # copy of its operand, gives the right 3 cos x, which its rule (cos x) is not.
+    from tests.engine.test_op_rerun import CUBE_TAIL, FOO, program
+
+    source = program(FOO, CUBE_TAIL.replace(".cube()", ".foo()"))
+    response = await client.post("/api/enginecheck", json={"source": source})
+
+    assert response.status_code == 200, response.text
+    check = response.json()
+    EngineCheck.model_validate(check)
+    assert check == trace_source(source)["engine_check"]
+    foo = next(row for row in check["rules"] if row["op"] == "foo")
+    assert foo["verdict"] == "wrong"
+    assert abs(foo["first"]["correct"] - 1.6209069175765478) < 1e-8

@@ -254,6 +254,20 @@ def test_a_running_sum_and_an_op_of_two_rules_come_back_whole() -> None:
     assert "0+d*d" in names and "0" in names
 
 
+def test_an_op_no_table_knows_comes_back_with_its_numeric_reference() -> None:
+    # SPEC §14: a node whose op no table knows, differentiated by a re-run of its method
+    # (engine/lab/op_rerun.py): its `correct_grad`, `reference` and check row, both ways.
+    from tests.engine.test_op_rerun import CUBE, CUBE_TAIL, FOO, program
+
+    foo = program(FOO, CUBE_TAIL.replace(".cube()", ".foo()"))
+    cube = program(CUBE.format(factor="3 * self.data**2"), CUBE_TAIL)
+    assert assert_programs_round_trip([(foo, "packed", {}), (cube, "expanded", {})]) == 2
+    columns = trace_columns(foo, "packed", LIMITS)
+    row = next(row for row in columns["engine_check"]["rules"] if row["op"] == "foo")
+    assert row["verdict"] == "wrong"
+    assert columns["engine_check"] == trace_source(foo, "packed", LIMITS)["engine_check"]
+
+
 def test_a_pass_that_adds_to_gradients_the_last_left_comes_back_whole() -> None:
     # No zero_grad between two backward() calls: pass 2's first += into each leaf says
     # what it held (sentences.held_add), in the engine's words and the page's alike.

@@ -3808,3 +3808,59 @@ def test_an_annotation_of_a_long_attribute_chain_is_charged_each_attribute() -> 
     )
     with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
         trace_source(source + END, limits=Limits(max_steps=200_000))
+
+
+# SPEC §14's re-runs of an op no table knows (engine/lab/op_rerun.py): each is bounded by
+# a share of the run's steps and time, whatever the op does when it runs again.
+RERUN_OP = """
+class Value:
+    def __init__(self, data, _children=(), _op=''):
+        self.data = data
+        self.grad = 0.0
+        self._backward = lambda: None
+        self._prev = tuple(_children)
+        self._op = _op
+
+    def blend(self, others):
+        if AGAIN[0]:
+            WORK
+        out = Value(sum(o.data for o in others) / len(others), tuple(others), 'blend')
+        def _backward():
+            for o in others:
+                o.grad += out.grad / len(others)
+        out._backward = _backward
+        return out
+
+    def backward(self):
+        self.grad = 1.0
+        self._backward()
+
+AGAIN = [False]
+xs = [Value(float(i)) for i in range(COUNT)]
+m = xs[0].blend(xs)
+m.backward()
+AGAIN[0] = True
+print(m.data, xs[1].grad)
+"""
+
+
+@pytest.mark.parametrize(
+    ("work", "count", "reference"),
+    [
+        ("pass", 3000, False),  # 3,000 operands: 6,000 re-runs of 3,000 steps, past its share
+        ("pass", 3, True),
+        ("[Value(float(i)) for i in range(100_000)]", 3, False),  # past its share
+        ("return self.blend(others)", 3, False),  # recursion without end
+        ("others.append(others)", 3, False),  # itself in its argument: no node of it
+    ],
+)
+def test_a_rerun_of_an_op_no_table_knows_is_bounded(work: str, count: int, reference: bool) -> None:
+    source = RERUN_OP.replace("WORK", work).replace("COUNT", str(count))
+    started = time.monotonic()
+    trace = trace_source(source)
+    assert time.monotonic() - started < 10.0
+    blend = next(node for node in trace["nodes"] if node["op"] == "blend")
+    assert ("reference" in blend) is reference
+    verdict = trace["engine_check"]["rules"][0]["verdict"]
+    assert verdict == ("right" if reference else "unchecked")
+    assert printed_lines(trace) == run_in_cpython(source)

@@ -1,0 +1,270 @@
+"""SPEC §14's numeric reference for an op no table knows (engine/lab/op_rerun.py): the
+call of the learner's that made the node, run again on moved copies of its operands
+once the program has ended, gives the right local derivative; where that is not sound
+(another number now, an error, a bound) the node has none, as before."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pytest
+
+from backprop_animator.engine import Limits, enginecheck_source, trace_source
+from tests.engine.cpython import printed_lines, run_in_cpython
+from tests.engine.random_programs import compare
+
+HEAD = """import math
+class Value:
+    def __init__(self, data, _children=(), _op=''):
+        self.data = data
+        self.grad = 0.0
+        self._backward = lambda: None
+        self._prev = set(_children)
+        self._op = _op
+    def __mul__(self, other):
+        out = Value(self.data * other.data, (self, other), '*')
+        def _backward():
+            self.grad += other.data * out.grad
+            other.grad += self.data * out.grad
+        out._backward = _backward
+        return out
+    def backward(self):
+        topo, seen = [], set()
+        def build(v):
+            if v not in seen:
+                seen.add(v)
+                for c in v._prev: build(c)
+                topo.append(v)
+        build(self)
+        self.grad = 1.0
+        for v in reversed(topo): v._backward()
+"""
+
+
+def program(method: str, tail: str) -> str:
+    """The class above with `method` (indented as written) added, then `tail`."""
+    indented = "".join(f"    {line}\n" for line in method.strip("\n").splitlines())
+    return HEAD + indented + tail
+
+
+CUBE = """def cube(self):
+    out = Value(self.data**3, (self,), 'cube')
+    def _backward():
+        self.grad += {factor} * out.grad
+    out._backward = _backward
+    return out
+"""
+CUBE_TAIL = (
+    "a = Value(0.5); b = Value(2.0)\nc = (a * b).cube()\nc.backward()\nprint(a.grad, b.grad)\n"
+)
+
+
+def nodes(source: str, **limits: Any) -> dict[str, dict[str, Any]]:
+    trace = trace_source(source, limits=Limits(**limits))
+    return {node["op"] or node["label"] or node["id"]: node for node in trace["nodes"]}
+
+
+def row(source: str, op: str) -> dict[str, Any]:
+    found = [r for r in enginecheck_source(source)["rules"] if r["op"] == op]
+    assert len(found) == 1
+    return found[0]
+
+
+def test_a_cube_with_a_right_rule_is_judged_right_and_carries_numeric_gradients() -> None:
+    source = program(CUBE.format(factor="3 * self.data**2"), CUBE_TAIL)
+    found = nodes(source)
+    cube = found["cube"]
+    assert cube["reference"] == "numeric"
+    assert cube["correct_grad"] == 1.0
+    assert math.isclose(found["*"]["correct_grad"], 3.0, rel_tol=1e-8)  # 3 · 1²
+    for node in found.values():
+        assert math.isclose(node["correct_grad"], node["grad"], rel_tol=1e-8)
+    assert "reference" not in found["*"]  # the registry's own `*`
+    assert row(source, "cube")["verdict"] == "right"
+    assert compare(source) is None
+
+
+def test_a_cube_with_a_wrong_rule_is_wrong_at_its_first_use() -> None:
+    source = program(CUBE.format(factor="2 * self.data**2"), CUBE_TAIL)
+    judged = row(source, "cube")
+    assert judged["verdict"] == "wrong"
+    first = judged["first"]
+    assert first["learner"] == 2.0
+    assert math.isclose(first["correct"], 3.0, rel_tol=1e-8)
+    assert row(source, "*")["verdict"] == "right"
+
+
+FOO = """def foo(self):
+    out = Value(math.sin(self.data) * 3, (self,), 'foo')
+    def _backward():
+        self.grad += math.cos(self.data) * out.grad   # forgot factor 3
+    out._backward = _backward
+    return out
+"""
+
+
+def test_an_op_whose_rule_forgets_a_factor_is_wrong_and_its_operands_are_right() -> None:
+    source = program(FOO, CUBE_TAIL.replace(".cube()", ".foo()"))
+    found = nodes(source)
+    assert found["foo"]["reference"] == "numeric"
+    assert math.isclose(found["*"]["correct_grad"], 3 * math.cos(1.0), rel_tol=1e-8)
+    assert math.isclose(found["*"]["grad"], math.cos(1.0), rel_tol=1e-12)
+    a = next(n for n in found.values() if n["kind"] == "leaf" and n["data"] == 0.5)
+    assert math.isclose(a["correct_grad"], 2 * 3 * math.cos(1.0), rel_tol=1e-8)
+    judged = row(source, "foo")
+    assert judged["verdict"] == "wrong"
+    assert math.isclose(judged["first"]["correct"], 3 * math.cos(1.0), rel_tol=1e-8)
+    assert judged["first"]["learner"] == math.cos(1.0)
+
+
+HYP = """def hyp(self, other):
+    out = Value(math.sqrt(self.data**2 + other.data**2), (self, other), 'hyp')
+    def _backward():
+        self.grad += self.data / out.data * out.grad
+        other.grad += {other} / out.data * out.grad
+    out._backward = _backward
+    return out
+"""
+HYP_TAIL = "a = Value(3.0); b = Value(4.0)\nc = a.hyp(b)\nc.backward()\nprint(a.grad, b.grad)\n"
+
+
+@pytest.mark.parametrize(("other", "verdict"), [("other.data", "right"), ("self.data", "wrong")])
+def test_an_op_of_two_operands_no_table_knows_is_judged_for_each(other: str, verdict: str) -> None:
+    source = program(HYP.format(other=other), HYP_TAIL)
+    found = {node["data"]: node for node in trace_source(source)["nodes"]}
+    assert math.isclose(found[3.0]["correct_grad"], 0.6, rel_tol=1e-8)
+    assert math.isclose(found[4.0]["correct_grad"], 0.8, rel_tol=1e-8)
+    assert found[5.0]["reference"] == "numeric"
+    assert row(source, "hyp")["verdict"] == verdict
+
+
+def test_an_operand_used_twice_gets_its_whole_derivative_once() -> None:
+    method = """def hyp(self, other):
+    out = Value(math.sqrt(self.data**2 + other.data**2), (self, other), 'hyp')
+    def _backward():
+        self.grad += self.data / out.data * out.grad
+        other.grad += other.data / out.data * out.grad
+    out._backward = _backward
+    return out
+"""
+    source = program(method, "a = Value(3.0)\nc = a.hyp(a)\nc.backward()\nprint(a.grad)\n")
+    a = next(n for n in trace_source(source)["nodes"] if n["kind"] == "leaf")
+    assert math.isclose(a["correct_grad"], math.sqrt(2), rel_tol=1e-8)
+    assert row(source, "hyp")["verdict"] == "right"
+
+
+SCALE = """def scale(self):
+    out = Value(self.data * K[0], (self,), 'scale')
+    def _backward():
+        self.grad += 7 * out.grad
+    out._backward = _backward
+    return out
+"""
+
+
+def test_a_method_reading_a_global_changed_since_has_no_reference() -> None:
+    tail = "K = [2.0]\na = Value(1.5)\nc = a.scale()\nc.backward()\nK[0] = 5.0\nprint(a.grad)\n"
+    source = program(SCALE, tail)
+    found = nodes(source)
+    assert "correct_grad" not in found["scale"] or "reference" not in found["scale"]
+    leaf = next(n for n in found.values() if n["kind"] == "leaf")
+    assert "correct_grad" not in leaf
+    assert row(source, "scale")["verdict"] == "unchecked"
+    # Unchanged, the same global gives the reference, and the wrong 7 is found.
+    assert row(program(SCALE, tail.replace("K[0] = 5.0\n", "")), "scale")["verdict"] == "wrong"
+
+
+def test_a_method_that_prints_prints_once() -> None:
+    method = CUBE.format(factor="3 * self.data**2").replace(
+        "    return out", "    print('cubed', self.data)\n    return out"
+    )
+    source = program(method, CUBE_TAIL)
+    trace = trace_source(source)
+    assert printed_lines(trace) == run_in_cpython(source)
+    assert sum(line.startswith("cubed") for line in printed_lines(trace)) == 1
+    assert row(source, "cube")["verdict"] == "right"
+    assert compare(source) is None
+
+
+@pytest.mark.parametrize(
+    "again",
+    [
+        "raise ValueError('again')",
+        "while True: pass",
+        "return self.cube()",  # recursion without end
+        "return [Value(i) for i in range(10_000)][-1]",
+        "return 2.0",
+        "return Value(self.data * 2, (self,), 'cube')",
+    ],
+)
+def test_a_method_that_fails_when_run_again_has_no_reference(again: str) -> None:
+    method = CUBE.format(factor="3 * self.data**2").replace(
+        "def cube(self):\n", f"def cube(self):\n    if DONE[0]:\n        {again}\n"
+    )
+    source = program(method, "DONE = [False]\n" + CUBE_TAIL + "DONE[0] = True\n")
+    found = nodes(source)
+    assert "reference" not in found["cube"]
+    assert all("correct_grad" not in n for n in found.values() if n["kind"] == "leaf")
+    assert row(source, "cube")["verdict"] == "unchecked"
+    assert compare(source) is None
+
+
+@pytest.mark.parametrize(
+    ("again", "reference"), [("c.label = 'again'", None), ("c.data = 0.0", False)]
+)
+def test_a_method_that_writes_a_node_of_the_graph_when_run_again_changes_nothing(
+    again: str, reference: bool | None
+) -> None:
+    method = CUBE.format(factor="3 * self.data**2").replace(
+        "def cube(self):\n",
+        f"def cube(self):\n    if DONE[0]:\n        for c in self._prev:\n            {again}\n",
+    )
+    tail = "DONE = [False]\n" + CUBE_TAIL + "DONE[0] = True\n"
+    source = program(method, tail)
+    found = trace_source(source)["nodes"]
+    plain = trace_source(program(method, tail.replace("DONE[0] = True\n", "")))["nodes"]
+    assert [(n["label"], n["data"]) for n in found] == [(n["label"], n["data"]) for n in plain]
+    # (a number written is refused: no derivative; a label, put back or refused)
+    assert reference is None or ("reference" in found[-1]) is reference
+    assert compare(source) is None
+
+
+def test_a_method_that_changes_a_list_of_the_programs_keeps_the_trace_as_it_was() -> None:
+    method = CUBE.format(factor="3 * self.data**2").replace(
+        "def cube(self):\n", "def cube(self):\n    LOG.append(self.data)\n"
+    )
+    source = program(method, "LOG = []\n" + CUBE_TAIL + "print(LOG)\n")
+    assert row(source, "cube")["verdict"] == "right"
+    assert compare(source) is None
+
+
+def test_a_node_made_by_a_helper_handed_its_number_has_no_reference() -> None:
+    # `make` is given the number, not the way to compute it: moving its operand would
+    # leave the number as it is (a derivative of 0 for any op), so it is not run again.
+    method = """def make(self, data, op):
+    out = Value(data, (self,), op)
+    def _backward():
+        self.grad += 2 * self.data**2 * out.grad
+    out._backward = _backward
+    return out
+def cube(self):
+    return self.make(self.data**3, 'cube')
+"""
+    source = program(method, CUBE_TAIL)
+    assert "reference" not in nodes(source)["cube"]
+    assert row(source, "cube")["verdict"] == "unchecked"
+    assert compare(source) is None
+
+
+def test_a_call_that_returns_another_node_made_of_the_noted_one_is_not_taken() -> None:
+    # `f` makes `cube` then returns its square: at a = 1 both are 1, but the derivative
+    # of what `f` returns is not cube's; the op of what the re-run gives is not `cube`.
+    method = CUBE.format(factor="2 * self.data**2")
+    tail = (
+        "def f(a):\n    c = Value(a.data**3, (a,), 'cube')\n"
+        "    return Value(c.data**2, (c,), 'sq')\n"
+        "a = Value(1.0)\ny = f(a)\ny.backward()\nprint(a.grad)\n"
+    )
+    found = nodes(program(method, tail))
+    assert "reference" not in found["cube"]

@@ -505,27 +505,8 @@ def _rules(
     (what the merge lost is `_merges_lost`'s). A node of `holders` keeps a rule another
     op's method set on it (`kept_on`): its frames run that rule, none of its own op's,
     and judge nothing of its op (the other op's row says so: `_kept_elsewhere`)."""
-    rows: dict[str, dict[str, Any]] = {}
-    checked: dict[str, bool] = {}
-    row_of: dict[Value, dict[str, Any]] = {}  # each op node's row
-    row_by_op: dict[str, dict[str, Any]] = {}  # by the node's op as it is (`**2`, `**3`)
-    for node in nodes:  # every op of the graph, in the order its nodes were made
-        if node._prev:
-            written = _row_key(node)
-            row = row_by_op.get(written)
-            if row is None:
-                op = _row_name(written)
-                row = rows.get(op)
-                if row is None:
-                    row = rows[op] = {
-                        "op": op,
-                        "line": rule_line(node),
-                        "verdict": "unchecked",
-                        "first": None,
-                    }
-                    checked[op] = False
-                row_by_op[written] = row
-            row_of[node] = row
+    rows, row_of = _op_rows(nodes, rule_line)
+    checked = dict.fromkeys(rows, False)
     no_locals: dict[Value, Locals | None] = {}
     pass_right = no_locals  # the right locals of the last frame's pass
     right_at: int | None = None
@@ -609,6 +590,34 @@ def _rules(
         elif checked[op]:
             row["verdict"] = "right"
     return list(rows.values()), row_of
+
+
+def _op_rows(
+    nodes: list[Value], rule_line: Callable[[Value], int | None]
+) -> tuple[dict[str, dict[str, Any]], dict[Value, dict[str, Any]]]:
+    """A row, unchecked, for every op of the graph, in the order its nodes were made
+    (ops written apart, `**2` and `**3`, one row by their name: `_row_name`), and each op
+    node's row."""
+    rows: dict[str, dict[str, Any]] = {}
+    row_of: dict[Value, dict[str, Any]] = {}
+    row_by_op: dict[str, dict[str, Any]] = {}  # by the node's op as it is (`**2`, `**3`)
+    for node in nodes:
+        if node._prev:
+            written = _row_key(node)
+            row = row_by_op.get(written)
+            if row is None:
+                op = _row_name(written)
+                row = rows.get(op)
+                if row is None:
+                    row = rows[op] = {
+                        "op": op,
+                        "line": rule_line(node),
+                        "verdict": "unchecked",
+                        "first": None,
+                    }
+                row_by_op[written] = row
+            row_of[node] = row
+    return rows, row_of
 
 
 def _judged_children(

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from backprop_animator.engine import EngineError, trace_source
+from tests.engine import cpython
 from tests.engine.cpython import (
     assert_leaves_among,
     assert_same_output,
@@ -23,6 +24,7 @@ from tests.engine.cpython import (
     run_in_cpython_with_passes,
     run_in_cpython_with_stderr,
 )
+from tests.engine.test_unittest_module import run_tests_in_cpython
 from tests.support.traces import ROOMY, same_program, traced
 
 LOG_TIME = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3}")  # `%(asctime)s`
@@ -32,8 +34,14 @@ PROGRAMS = sorted((Path(__file__).parent / "public_code").glob("*.py"))
 @pytest.mark.parametrize(
     "path", [pytest.param(path, marks=same_program(path), id=path.stem) for path in PROGRAMS]
 )
-def test_a_public_program_runs_as_cpython_runs_it(path: Path) -> None:
+def test_a_public_program_runs_as_cpython_runs_it(
+    path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     source = path.read_text(encoding="utf-8")
+    if "unittest.main(" in source:
+        # A test file: CPython's `unittest.main()` runs the `TestCase`s of `__main__` and
+        # writes its report to stderr, which the interpreter prints.
+        monkeypatch.setattr(cpython, "run_in_cpython", run_tests_in_cpython)
     lines, numbers, outputs = run_in_cpython_with_passes(source)
     # The default limits, as the acceptance tests run them, but for the clock: this machine
     # is shared, and the numbers are what is compared (test_bounds.py times the limits).

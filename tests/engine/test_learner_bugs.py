@@ -2012,6 +2012,21 @@ def test_a_rule_set_on_another_node_names_the_line_that_set_it(
 
 
 @pytest.mark.parametrize(
+    ("name", "lines"),
+    [("rule_on_self", {"+": 15, "*": 27}), ("rule_on_other", {"*": None, "+": 18})],
+)
+def test_a_row_names_no_line_of_a_rule_its_op_did_not_write(
+    name: str, lines: dict[str, int | None]
+) -> None:
+    # The sum s in `(a + b) * c` keeps the product's rule: the `+` row took its line from
+    # s, the first sum made, and said "+ rule (line 24)", the product's `def _backward`.
+    # A row's line is that of a node running its own op's rule; none ran one, none.
+    source = (PROGRAMS / f"{name}.py").read_text()
+    rows = trace_source(source)["engine_check"]["rules"]
+    assert {row["op"]: row["line"] for row in rows} == lines
+
+
+@pytest.mark.parametrize(
     ("name", "forward", "rows"),
     [
         # `y * c` hangs the product's rule on the sum y, whose gradient is no longer 0

@@ -499,6 +499,7 @@ def _op_rows(
     rows: dict[str, dict[str, Any]] = {}
     row_of: dict[Value, dict[str, Any]] = {}  # each op node's row
     row_by_op: dict[str, dict[str, Any]] = {}  # by the node's op as it is (`**2`, `**3`)
+    lined: set[str] = set()  # the rows whose line a node gave (which may be None)
     for node in nodes:  # every op of the graph, in the order its nodes were made
         if node._prev:
             written = _row_key(node)
@@ -509,7 +510,8 @@ def _op_rows(
                 if row is None:
                     row = rows[op] = {"op": op, "line": None, "verdict": "unchecked", "first": None}
                 row_by_op[written] = row
-            if row["line"] is None and node not in holders:
+            if row["op"] not in lined and node not in holders:
+                lined.add(row["op"])
                 row["line"] = rule_line(node)
             row_of[node] = row
     return rows, row_of

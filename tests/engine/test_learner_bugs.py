@@ -2026,6 +2026,14 @@ def test_a_row_names_no_line_of_a_rule_its_op_did_not_write(
     assert {row["op"]: row["line"] for row in rows} == lines
 
 
+def test_a_row_whose_first_node_has_no_rule_line_takes_none_of_a_later_nodes() -> None:
+    # fauxgrad's `diff` returns the shares and backward()'s loop adds them: no node has a
+    # line of its own rule, and the rows took the loop's line 61 from a later node.
+    source = (PROGRAMS.parent / "public_code" / "ksanjeevan_fauxgrad_test_value.py").read_text()
+    rows = trace_source(source)["engine_check"]["rules"]
+    assert [row["line"] for row in rows] == [None, None]
+
+
 @pytest.mark.parametrize(
     ("name", "forward", "rows"),
     [

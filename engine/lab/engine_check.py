@@ -488,6 +488,35 @@ def _row_name(key: str) -> str:
     return key if key.startswith("e^") else op_key(key)
 
 
+def _op_rows(
+    nodes: list[Value], rule_line: Callable[[Value], int | None], holders: Collection[Value]
+) -> tuple[dict[str, dict[str, Any]], dict[Value, dict[str, Any]]]:
+    """An unchecked row per op of the graph, by op, in the order its first node was made,
+    and each op node's row. A row's `line` is that of the first of its nodes that runs its
+    own op's rule: a node of `holders` runs another op's, set on it by that op's method
+    (`(a + b) * c` with `self._backward = …` in `__mul__`: the sum a + b holds the product's
+    rule, on the product's line), and gives none."""
+    rows: dict[str, dict[str, Any]] = {}
+    row_of: dict[Value, dict[str, Any]] = {}  # each op node's row
+    row_by_op: dict[str, dict[str, Any]] = {}  # by the node's op as it is (`**2`, `**3`)
+    lined: set[str] = set()  # the rows whose line a node gave (which may be None)
+    for node in nodes:  # every op of the graph, in the order its nodes were made
+        if node._prev:
+            written = _row_key(node)
+            row = row_by_op.get(written)
+            if row is None:
+                op = _row_name(written)
+                row = rows.get(op)
+                if row is None:
+                    row = rows[op] = {"op": op, "line": None, "verdict": "unchecked", "first": None}
+                row_by_op[written] = row
+            if row["op"] not in lined and node not in holders:
+                lined.add(row["op"])
+                row["line"] = rule_line(node)
+            row_of[node] = row
+    return rows, row_of
+
+
 def _rules(
     nodes: list[Value],
     frames: list[dict[str, Any]],
@@ -499,13 +528,13 @@ def _rules(
     holders: Collection[Value] = (),
 ) -> tuple[list[dict[str, Any]], dict[Value, dict[str, Any]]]:
     """The rows of the rules, and each op node's row (the op nodes, for `_sort`). A row's
-    `line` is its first node's rule's, a wrong row's that of the rule its first frame
-    ran (an op two methods make has a rule on each one's line). The writes of a node's
+    `line` is its first node's rule's (`_op_rows`), a wrong row's that of the rule its
+    first frame ran (an op two methods make has a rule on each one's line). The writes of a node's
     rule to an operand its set merged away (`merged`) are no factor of an operand it has
     (what the merge lost is `_merges_lost`'s). A node of `holders` keeps a rule another
     op's method set on it (`kept_on`): its frames run that rule, none of its own op's,
     and judge nothing of its op (the other op's row says so: `_kept_elsewhere`)."""
-    rows, row_of = _op_rows(nodes, rule_line)
+    rows, row_of = _op_rows(nodes, rule_line, holders)
     checked = dict.fromkeys(rows, False)
     no_locals: dict[Value, Locals | None] = {}
     pass_right = no_locals  # the right locals of the last frame's pass
@@ -590,34 +619,6 @@ def _rules(
         elif checked[op]:
             row["verdict"] = "right"
     return list(rows.values()), row_of
-
-
-def _op_rows(
-    nodes: list[Value], rule_line: Callable[[Value], int | None]
-) -> tuple[dict[str, dict[str, Any]], dict[Value, dict[str, Any]]]:
-    """A row, unchecked, for every op of the graph, in the order its nodes were made
-    (ops written apart, `**2` and `**3`, one row by their name: `_row_name`), and each op
-    node's row."""
-    rows: dict[str, dict[str, Any]] = {}
-    row_of: dict[Value, dict[str, Any]] = {}
-    row_by_op: dict[str, dict[str, Any]] = {}  # by the node's op as it is (`**2`, `**3`)
-    for node in nodes:
-        if node._prev:
-            written = _row_key(node)
-            row = row_by_op.get(written)
-            if row is None:
-                op = _row_name(written)
-                row = rows.get(op)
-                if row is None:
-                    row = rows[op] = {
-                        "op": op,
-                        "line": rule_line(node),
-                        "verdict": "unchecked",
-                        "first": None,
-                    }
-                row_by_op[written] = row
-            row_of[node] = row
-    return rows, row_of
 
 
 def _judged_children(

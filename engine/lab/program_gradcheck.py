@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from backprop_animator.engine.errors import EngineError
-from backprop_animator.engine.limits import Limits
+from backprop_animator.engine.limits import Limits, past_deadline
 from backprop_animator.engine.run import trace_program
 from backprop_animator.engine.trace.recorder import Recorder, Rerun
 
@@ -68,12 +68,16 @@ def gradcheck_program(
     checked = _selected(pass_leaves, ids, by_id, leaves)
     runs_per_leaf = len(steps) * (2 if scheme == "central" else 1)
     budget = limits.max_gradcheck_work
-    spent = recorder.state.steps * (len(checked) * runs_per_leaf + (scheme == "forward"))
+    # A re-run stops as pass k starts: its steps are the first run's until then, so an
+    # earlier pass of a training loop costs less (it was charged the whole loop).
+    per_run = first.steps_at[pass_index] if pass_index < len(first.steps_at) else 0
+    per_run = per_run or recorder.state.steps
+    spent = per_run * (len(checked) * runs_per_leaf + (scheme == "forward"))
     if spent > budget:
         raise limits.exceeded(
             "max_gradcheck_work",
             f"this check would run about {spent:,} interpreter steps ({len(checked):,} "
-            f"leaves × {runs_per_leaf} runs × {recorder.state.steps:,} steps a run); check "
+            f"leaves × {runs_per_leaf} runs × {per_run:,} steps a run); check "
             "fewer leaves or h values, or an earlier pass",
         )
     unmoved = float(passes[pass_index]["data"])
@@ -149,6 +153,15 @@ def _output(
             holder_pass=holder_pass,
         )
     except EngineError as error:
+        if past_deadline():
+            # (a re-run met the check's deadline, whichever part of a run it was in: the
+            # reading of its text said "the program took too long to read")
+            raise limits.exceeded(
+                "time_limit",
+                "the gradient check took too long: it runs the program again up to the "
+                "pass for each leaf and h value; check fewer leaves or h values, or an "
+                "earlier pass",
+            ) from None
         raise EngineError(
             f"moving {_name(leaf)} by {by:g}, the program fails: {error.message}",
             error.line,

@@ -765,7 +765,7 @@ def own_rule_text(
     head = f"{own} ({node._op + ', ' if node._op else ''}grad {name.number(node.grad)}): "
     ran = "ran"
     if worked_out is not None:
-        ran = f"worked out the shares{where and ','} which the loop{where} adds"
+        ran = f"worked out the shares, {_shares_written(writes)}"
         where = f" on line {worked_out}"
     if not steps:
         return head + f"its rule{where} ran{WROTE_NONE}"
@@ -984,8 +984,7 @@ def rule_stretch_text(
         head += f"the loop{where} adds the shares its rule returned. "
     elif worked_out is not None and not resumed:
         head += (
-            f"its own rule on line {worked_out} worked out the shares{where and ','} which "
-            f"the loop{where} adds. "
+            f"its own rule on line {worked_out} worked out the shares, {_shares_written(writes)}. "
         )
     elif kept_from is not None:
         maker, line = kept_from
@@ -995,6 +994,18 @@ def rule_stretch_text(
         head += f"its rule{where} goes on. " if resumed else f"its own rule{where} ran. "
     inside = f"; then {name(then)}'s rule runs inside it" if then is not None else ""
     return f"{head}{'; '.join(steps)}{inside}."
+
+
+def _shares_written(writes: list[tuple[str, int, float | None, float]]) -> str:
+    """Who writes the shares a rule of the record of a node's op worked out, and how: the
+    line of the program's writes, `adds` where each is a `+=` (`p.grad += g` in a loop),
+    else `writes` (DeZero's `x.grad = f.backward(self.grad)`, in no loop, adds nothing).
+
+    Example: one `+=` on line 114 -> 'which line 114 adds'."""
+    lines = sorted({line for _, line, _, _ in writes if line > 0})
+    who = f"line {lines[0]}" if len(lines) == 1 else "the program"
+    verb = "adds" if writes and all(write[0] == "+=" for write in writes) else "writes"
+    return f"which {who} {verb}"
 
 
 def _rule_line(writes: list[tuple[str, int, float | None, float]]) -> str:

@@ -1024,7 +1024,7 @@ class Recorder:
         if self.pass_output is not None:
             raise ProgramError("backward() cannot be called inside another backward()")
         if self.rerun is not None:
-            self.rerun.pass_starts(output, len(self.passes))
+            self.rerun.pass_starts(output, len(self.passes), self.state.steps)
         mistake = self.mistake
         if mistake is None:
             topo = topological_order(output)
@@ -1660,7 +1660,7 @@ class Recorder:
             raise ProgramError(OWN_RULES_REFUSE_MISTAKE.format(name=instance.cls.name))
         if self.rerun is not None:
             self.sync(output)
-            self.rerun.pass_starts(output, len(self.passes))
+            self.rerun.pass_starts(output, len(self.passes), self.state.steps)
         if self.unfilled:
             self.fill_operands()
         if not output._prev:
@@ -3843,7 +3843,8 @@ class Rerun:
     the leaf numbered `target` by `by` at the point where pass `at_pass` first reads
     it: when it is made, or as the `after_writes`-th write to its data stores (the
     last write before that read), and stops as pass `at_pass` starts, keeping its
-    output's data (`reached`). Up to the move, a re-run is the first run again.
+    output's data (`reached`): its work is the first run's steps until then (`steps_at`).
+    Up to the move, a re-run is the first run again.
     """
 
     def __init__(
@@ -3854,6 +3855,7 @@ class Rerun:
         self.grads: list[dict[Value, float]] = []
         self.starts: list[int] = []
         self.writes: dict[Value, list[int]] = {}
+        self.steps_at: list[int] = []  # the first run's interpreter steps as each pass starts
         self.target = target
         self.by = by
         self.at_pass = at_pass
@@ -3869,6 +3871,7 @@ class Rerun:
         self.grads.clear()
         self.starts.clear()
         self.writes.clear()
+        self.steps_at.clear()
 
     def made(self, node: Value, number: int, recorder: Recorder) -> None:
         if self.first:
@@ -3890,9 +3893,10 @@ class Rerun:
                 return as_number(after, "data") + self.by
         return after
 
-    def pass_starts(self, output: Value, index: int) -> None:
+    def pass_starts(self, output: Value, index: int, steps: int) -> None:
         if self.first:
             self.starts.append(next(creation_order))
+            self.steps_at.append(steps)
         elif index == self.at_pass:
             self.reached = float(output.data)
             raise PassReached

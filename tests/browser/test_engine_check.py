@@ -382,7 +382,7 @@ def test_an_engine_with_no_rule_per_node_claims_nothing_it_could_not_check(
         f"Your engine parts from a right one: {parted} gradients end wrong"
     )
     expect(panel.get_by_test_id("engine-check-row").first).to_contain_text(
-        "no rule of this op writes a gradient"
+        "No rule of this op writes a gradient"
     )
     expect(panel).not_to_contain_text("Every rule, the sort and += agree")
     expect(panel.get_by_test_id("engine-check-sort")).to_contain_text("no order of rules to judge")
@@ -583,7 +583,7 @@ def test_the_summary_counts_the_gradients_the_graph_outlines(
     for rule in trace["engine_check"]["rules"]:
         assert rule["verdict"] == "unchecked"
     expect(panel.get_by_test_id("engine-check-row").first).to_contain_text(
-        "no rule of this op writes a gradient"
+        "No rule of this op writes a gradient"
     )
 
 
@@ -1004,7 +1004,7 @@ def test_an_unchecked_worded_power_whose_rules_wrote_is_not_said_to_be_backwards
     open_player(player_page, player_url(server, _POWER_NOT_COMPUTED))
     panel = player_page.get_by_test_id("engine-check")
     row = panel.locator("[data-testid=engine-check-row][data-op=pow]")
-    expect(row).to_contain_text("no right derivative is known for this op here")
+    expect(row).to_contain_text("No right derivative is known for this op here")
     expect(panel).not_to_contain_text("backward() writes")
 
 
@@ -1021,7 +1021,8 @@ def test_a_rule_set_on_another_node_is_said_on_its_ops_row_and_the_replaced_ones
     # `self._backward = _backward` in `__mul__` (or `other._backward` in `__add__`): the
     # op whose method did it is wrong, at that line, saying where the rule went; the op
     # whose node's rule it replaced never ran its own (`replacedRows`), and says so rather
-    # than "no right derivative is known".
+    # than "No right derivative is known", and after its verdict as a sentence of its own
+    # (it read "not checked: p's own rule never ran: …").
     source = (LEARNER_BUGS / f"{name}.py").read_text(encoding="utf-8")
     check = trace_source(source)["engine_check"]
     open_player(player_page, player_url(server, source))
@@ -1031,6 +1032,38 @@ def test_a_rule_set_on_another_node_is_said_on_its_ops_row_and_the_replaced_ones
     expect(row).to_contain_text(re.compile(r"The rule of \S+ is set on \S+, its operand"))
     if unchecked is not None:
         other = rows.and_(player_page.locator(f"[data-op='{unchecked}']"))
-        expect(other).to_contain_text(f"own rule never ran: the {wrong} op's method set its rule")
-        expect(other).not_to_contain_text("no right derivative is known")
+        expect(other).to_contain_text(f"not checked. The {wrong} op's method set its rule on")
+        expect(other).to_contain_text("own rule never ran")
+        expect(other).not_to_contain_text("No right derivative is known")
     expect(player_page.get_by_test_id("engine-check-sort")).to_contain_text("right")
+
+
+def test_a_set_that_merged_two_products_is_said_in_the_summary_and_its_row(
+    player_page: Page, server: str
+) -> None:
+    # `x = a*b`, `y = c*d`, both 6, hashed by data: the summary said "every gradient the
+    # check could compare ends as a right engine's does" while c.grad printed 0, and the
+    # row's "(its right local derivative is 1)" left whose, and in what, to guess.
+    source = (LEARNER_BUGS / "hash_merges_products.py").read_text(encoding="utf-8")
+    open_player(player_page, player_url(server, source))
+    panel = player_page.get_by_test_id("engine-check")
+    expect(panel).to_contain_text("a set of operands merged two equal nodes (the + row below)")
+    expect(panel).not_to_contain_text("ends as a right engine's does")
+    row = panel.locator("[data-testid=engine-check-row][data-op='+']")
+    expect(row).to_contain_text(
+        "what y is made of gets nothing (y's right local derivative in z is 1)"
+    )
+
+
+def test_a_walk_down_every_path_that_writes_with_equals_is_not_said_to_be_a_rule(
+    player_page: Page, server: str
+) -> None:
+    # backward() writes every share itself (no rule per node): the op rows say so, and the
+    # += row said "mul(x, x)'s rule writes x.grad with =" of a rule that is not there.
+    source = (LEARNER_BUGS / "path_sum_assign.py").read_text(encoding="utf-8")
+    open_player(player_page, player_url(server, source))
+    row = player_page.get_by_test_id("engine-check-accumulation")
+    expect(row).to_contain_text(
+        "backward() itself, handing x its share from mul(x, x), writes x.grad with =, and the"
+    )
+    expect(row).not_to_contain_text("'s rule")

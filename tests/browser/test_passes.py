@@ -745,3 +745,24 @@ def test_a_test_file_gets_no_loss_chart_and_its_report_stays_unwrapped(
     )
     assert shape["wide"], shape
     assert abs(shape["height"] - shape["lines"] * shape["line"]) < shape["line"], shape
+
+
+def test_an_update_inside_a_closed_box_is_counted_beside_it_not_piled_up(
+    player_page: Page, server: str
+) -> None:
+    # micrograd's MLP, drawn as one closed box: its last optimizer step moved 103 weights
+    # inside it, each spelled out in a label of its own, a pile of which none could be read.
+    source = Path(__file__).parents[1] / "engine" / "real_code" / "micrograd_nn_import.py"
+    text = source.read_text(encoding="utf-8")
+    url = f"{server}/?{urllib.parse.urlencode({'source': text})}"
+    player_page.goto(url)
+    player_page.wait_for_selector("#player[data-ready=true]")
+    player_page.get_by_test_id("scrubber").focus()
+    player_page.keyboard.press("End")
+    expect(player_page.locator("[data-testid=player]")).to_have_attribute("data-phase", "update")
+    boxes = player_page.get_by_test_id("group")
+    expect(boxes.first).to_be_visible()
+    counted = player_page.locator("[data-testid=delta]", has_text=re.compile(r"data values change"))
+    expect(counted.first).to_have_text(re.compile(r"^\d+ data values change$"))
+    # One label a box at most: none of a box's values is spelled out beside it.
+    assert player_page.locator("[data-testid=delta]").count() <= boxes.count()

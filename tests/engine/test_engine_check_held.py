@@ -76,7 +76,7 @@ def test_the_rule_is_the_ops_own_backward_and_the_write_the_loops(name: str) -> 
     for frame in shown:
         assert {c["line"] for c in frame["contributions"]} == {loop}
         rule = next(n["rule"] for n in trace["nodes"] if n["id"] == frame["node"])
-        assert f"line {rule['line']}" in frame["text"] and f"loop on line {loop}" in frame["text"]
+        assert f"line {rule['line']}" in frame["text"] and f"which line {loop} " in frame["text"]
     # The code panel marks the loop's write in backward(), and shows the rule beside it.
     for entry in trace["passes"]:
         assert entry["backward"]["call"] == loop
@@ -157,3 +157,24 @@ def test_dezero_functions_are_the_rules_of_the_variables_they_made(name: str) ->
     assert trace["engine_check"]["accumulation"]["verdict"] == "right"
     for node in trace["nodes"]:
         assert node["kind"] != "op" or node["correct_grad"] == pytest.approx(node["grad"])
+
+
+@pytest.mark.parametrize(
+    ("name", "write", "verb"),
+    [
+        ("dezero_step07_recursive.py", "x.grad = f.backward(self.grad)", "writes"),
+        ("dezero_step09_loop.py", "x.grad = f.backward(y.grad)", "writes"),
+    ],
+)
+def test_shares_a_function_worked_out_are_said_written_as_the_program_writes_them(
+    name: str, write: str, verb: str
+) -> None:
+    # Step 7 writes `x.grad = f.backward(self.grad)` in no loop: the frames said "which the
+    # loop on line 20 adds" beside "b.grad = 2.568", an `=` that adds nothing.
+    source = (REAL_CODE / name).read_text("utf-8")
+    line = next(i for i, text in enumerate(source.splitlines(), 1) if write in text)
+    frames = [f for f in trace_source(source)["frames"] if f["phase"] == "backward"]
+    assert frames
+    for frame in frames:
+        assert f"worked out the shares, which line {line} {verb}." in frame["text"]
+        assert "loop" not in frame["text"] and "adds" not in frame["text"]

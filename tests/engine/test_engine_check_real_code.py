@@ -32,6 +32,7 @@ from tests.support.traces import ROOMY, traced
 
 REAL_CODE = Path(__file__).resolve().parent / "real_code"
 PUBLIC_CODE = Path(__file__).resolve().parent / "public_code"
+LEARNER_BUGS = Path(__file__).resolve().parent / "learner_bugs"
 
 
 def run_learner_program(source: str) -> tuple[list[str], dict[str, Any]]:
@@ -319,3 +320,26 @@ def test_the_summaries_say_what_a_recursive_pass_and_hand_set_gradients_did() ->
         "every gradient is right"
         in pages["nn_zero_to_hero_micrograd_lecture_first_half"]["summary"]
     )
+
+
+def test_the_summary_of_a_set_that_merged_an_operand_away_says_so() -> None:
+    # `x = a*b` and `y = c*d`, both 6, hashed by data: `x + y`'s set keeps x, and c and d
+    # get nothing. They are cut off the graph the right engine walks too, so nothing is
+    # outlined; the summary said "every gradient the check could compare ends as a right
+    # engine's does", though c.grad prints 0 where 4 is right. Both spellings: the set
+    # made in the constructor, and `out._prev = set([self, other])` after it.
+    source = (LEARNER_BUGS / "hash_merges_products.py").read_text()
+    later = source.replace(
+        "out = Value(self.data + other.data, (self, other), '+')",
+        "out = Value(self.data + other.data)\n        out._prev = set([self, other])\n"
+        "        out._op = '+'",
+    )
+    assert later != source
+    traces = {
+        name: traced(trace_columns, text, "packed", ROOMY)
+        for name, text in (("constructor", source), ("later", later))
+    }
+    for name, page in summaries_by_the_page(traces).items():
+        assert page["outlined"] == [], name
+        assert "merged two equal nodes (the + row below)" in page["summary"], name
+        assert "ends as a right engine's does" not in page["summary"], name

@@ -2012,6 +2012,29 @@ def test_a_rule_set_on_another_node_names_the_line_that_set_it(
 
 
 @pytest.mark.parametrize(
+    ("name", "lines"),
+    [("rule_on_self", {"+": 15, "*": 27}), ("rule_on_other", {"*": None, "+": 18})],
+)
+def test_a_row_names_no_line_of_a_rule_its_op_did_not_write(
+    name: str, lines: dict[str, int | None]
+) -> None:
+    # The sum s in `(a + b) * c` keeps the product's rule: the `+` row took its line from
+    # s, the first sum made, and said "+ rule (line 24)", the product's `def _backward`.
+    # A row's line is that of a node running its own op's rule; none ran one, none.
+    source = (PROGRAMS / f"{name}.py").read_text()
+    rows = trace_source(source)["engine_check"]["rules"]
+    assert {row["op"]: row["line"] for row in rows} == lines
+
+
+def test_a_row_whose_first_node_has_no_rule_line_takes_none_of_a_later_nodes() -> None:
+    # fauxgrad's `diff` returns the shares and backward()'s loop adds them: no node has a
+    # line of its own rule, and the rows took the loop's line 61 from a later node.
+    source = (PROGRAMS.parent / "public_code" / "ksanjeevan_fauxgrad_test_value.py").read_text()
+    rows = trace_source(source)["engine_check"]["rules"]
+    assert [row["line"] for row in rows] == [None, None]
+
+
+@pytest.mark.parametrize(
     ("name", "forward", "rows"),
     [
         # `y * c` hangs the product's rule on the sum y, whose gradient is no longer 0

@@ -94,7 +94,49 @@ def test_a_pass_a_one_pass_program_lacks_is_named_as_such(source: str) -> None:
 
 def test_the_work_of_the_re_runs_is_bounded() -> None:
     with pytest.raises(EngineError, match="BACKPROP_MAX_GRADCHECK_WORK") as caught:
-        gradcheck_source(TRAIN_STEP, limits=Limits(max_gradcheck_work=1_000))
+        gradcheck_source(TRAIN_STEP, limits=Limits(max_gradcheck_work=10))
+    assert "fewer leaves or h values" in caught.value.message
+
+
+# A training loop whose every pass is one backward() of a few leaves: a re-run stops as
+# the pass it checks starts, so the first pass costs a loop step, the last the whole loop.
+LONG_LOOP = """\
+from micrograd.engine import Value
+w = Value(0.5)
+b = Value(0.1)
+for step in range(40):
+    loss = (w * 2.0 + b - 1.0) ** 2
+    w.grad = 0.0
+    b.grad = 0.0
+    loss.backward()
+    w.data -= 0.1 * w.grad
+    b.data -= 0.1 * b.grad
+"""
+
+
+def test_an_earlier_pass_costs_the_re_runs_only_the_steps_until_it() -> None:
+    # Each re-run was charged the whole first run, so "or an earlier pass" changed nothing:
+    # a notebook's 20-step loop refused its pass 0 as it refused its last.
+    limits = Limits(max_gradcheck_work=1_000)
+    first = gradcheck_source(LONG_LOOP, h=[1e-6], limits=limits, pass_index=0)
+    assert [check["label"] for check in first["checks"]] == ["w", "b"]
+    with pytest.raises(EngineError, match="× 1 runs × ") as caught:
+        gradcheck_source(LONG_LOOP, h=[1e-6], limits=limits, pass_index=39)
+    assert "or an earlier pass" in caught.value.message
+
+
+def test_re_runs_past_the_time_limit_are_said_to_be_the_checks() -> None:
+    # Met while a re-run read its text, the deadline was "the program took too long to
+    # read, before it ran", of a program that had just run.
+    source = (
+        "from micrograd.engine import Value\n"
+        "xs = [Value(i + 0.5) for i in range(300)]\n"
+        "y = sum(x * x for x in xs)\ny.backward()\n"
+    )
+    slow = Limits(time_limit=0.5, max_gradcheck_work=10**9)
+    with pytest.raises(EngineError, match="BACKPROP_TRACE_TIME_LIMIT") as caught:
+        gradcheck_source(source, scheme="central", limits=slow)
+    assert caught.value.message.startswith("the gradient check took too long")
     assert "fewer leaves or h values" in caught.value.message
 
 

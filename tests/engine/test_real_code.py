@@ -282,13 +282,16 @@ def test_a_held_records_rule_is_its_op_classs_backward_not_the_loop_that_adds_it
     loop = next(
         i + 1 for i, text in enumerate(lines) if re.match(r"\s+(p|t|inp)\.grad (\+)?= ", text)
     )
+    # `+=` adds; `p.grad = g if p.grad is None else p.grad + g` writes (said "adds" of
+    # DeZero's `x.grad = f.backward(self.grad)` too, which adds nothing).
+    verb = "adds" if ".grad += " in lines[loop - 1] else "writes"
     rule_of = {node["id"]: node["rule"]["line"] for node in ops}
     backward = [frame for frame in trace["frames"] if frame["phase"] == "backward"]
     assert backward
     for frame in backward:
         said = (
             f"its own rule on line {rule_of[frame['node']]} worked out the shares, "
-            f"which the loop on line {loop} adds. "
+            f"which line {loop} {verb}. "
         )
         assert said in frame["text"], frame["text"]
 

@@ -3,6 +3,7 @@ import { describe, it } from "node:test";
 
 import {
   boxGrid,
+  changeTexts,
   deltaTexts,
   labelSize,
   labelSpot,
@@ -261,5 +262,37 @@ describe("names over records (a crowded frame)", () => {
     for (const box of obstacles)
       if (box.node !== 0) assert.equal(overlap(label, box), false, JSON.stringify(box));
     assert.ok(label.y + label.height <= 100 - h / 2 - 15, "above the name");
+  });
+});
+
+describe("changeTexts: an update frame's changes beside each value", () => {
+  it("spells out a value's one or two changes", () => {
+    const texts = changeTexts([
+      { child: 2, field: "data", before: 1, after: 0.8 },
+      { child: 3, field: "data", before: 0.5, after: 0.25 },
+      { child: 3, field: "grad", before: 2, after: 0 },
+    ]);
+    assert.deepEqual(
+      [...texts],
+      [
+        [2, ["data 1 \u2192 0.8"]],
+        [3, ["data 0.5 \u2192 0.25", "grad 2 \u2192 0"]],
+      ],
+    );
+  });
+
+  it("counts, by field, the many changes of a closed box's values", () => {
+    // An optimizer step inside a folded MLP: 103 labels piled on its box, none readable.
+    const changes = Array.from({ length: 103 }, (_, i) => ({
+      child: 7,
+      field: /** @type {"data"} */ ("data"),
+      before: i,
+      after: i - 0.5,
+    }));
+    changes.push({ child: 7, field: "grad", before: 1, after: 0 });
+    assert.deepEqual(
+      [...changeTexts(changes)],
+      [[7, ["103 data values change", "1 grad value changes"]]],
+    );
   });
 });

@@ -4,8 +4,7 @@
  * where they go is label-placement.js's (pure, tested); this module only draws.
  * Labels of children that are not drawn (off screen on a big graph) are left out.
  */
-import { formatValue } from "../player/format.js";
-import { deltaTexts, obstaclesOf, placeLabels } from "./label-placement.js";
+import { changeTexts, deltaTexts, obstaclesOf, placeLabels } from "./label-placement.js";
 import { topoBadgeWidth } from "../layout/layout-sizes.js";
 import { svg } from "../player/svg.js";
 
@@ -36,13 +35,8 @@ export function drawDeltaLabels(
   for (const [child, texts] of deltaTexts(state.contributions, overwrite))
     labels.push({ child, texts, className: "delta" });
   // Update frames (SPEC §11): what an optimizer step or zero_grad did to each value.
-  for (const c of state.changes ?? []) {
-    labels.push({
-      child: c.child,
-      texts: [`${c.field} ${formatValue(c.before)} \u2192 ${formatValue(c.after)}`],
-      className: "delta",
-    });
-  }
+  for (const [child, texts] of changeTexts(state.changes ?? []))
+    labels.push({ child, texts, className: "delta" });
   const shown = labels.filter((label) => isDrawn(label.child));
   if (shown.length === 0) return [];
   const obstacles = [];

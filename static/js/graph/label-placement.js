@@ -42,6 +42,45 @@ export function deltaTexts(contributions, overwrite = false) {
   return lines;
 }
 
+/** A value's changes written one by one up to this many; past it, counted. */
+const CHANGES_SPELLED_OUT = 2;
+
+/**
+ * The lines of text per changed value of an update frame (SPEC §11), in the frame's
+ * order. A closed box of the folded view (a layer, an MLP) stands for every value in it:
+ * an optimizer step's hundred changes, each spelled out, piled up beside it where none
+ * could be read, so past two they are counted, by field.
+ *
+ * Example: changeTexts([{child: 2, field: "data", before: 1, after: 0.9}]) ->
+ * Map {2 => ["data 1 → 0.9"]}; three data changes of box 5 -> Map {5 => ["3 data values change"]}.
+ * @param {Array<{child: number, field: "data" | "grad", before: number, after: number}>} changes
+ * @returns {Map<number, string[]>}
+ */
+export function changeTexts(changes) {
+  /** @type {Map<number, typeof changes>} */
+  const byChild = new Map();
+  for (const c of changes) byChild.set(c.child, [...(byChild.get(c.child) ?? []), c]);
+  /** @type {Map<number, string[]>} */
+  const lines = new Map();
+  for (const [child, mine] of byChild) {
+    if (mine.length <= CHANGES_SPELLED_OUT) {
+      lines.set(
+        child,
+        mine.map((c) => `${c.field} ${formatValue(c.before)} \u2192 ${formatValue(c.after)}`),
+      );
+      continue;
+    }
+    /** @type {Map<string, number>} */
+    const counts = new Map();
+    for (const c of mine) counts.set(c.field, (counts.get(c.field) ?? 0) + 1);
+    lines.set(
+      child,
+      [...counts].map(([field, n]) => `${n} ${field} value${n === 1 ? " changes" : "s change"}`),
+    );
+  }
+  return lines;
+}
+
 /**
  * The size of a label holding these lines (monospace text, 7 px a character).
  * @param {string[]} texts

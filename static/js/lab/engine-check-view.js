@@ -87,7 +87,7 @@ function ruleRow(rule, wrote, replaced, { nameOf, jump, number, writeLines }) {
     // A set of operands merged one away (a class that hashes by value): no factor is wrong.
     const { child, correct, frame, node, merged } = rule.first;
     parts.push(
-      `. ${nameOf(node)}'s operands (its _prev) lost ${nameOf(child)}: the set merged it with ${nameOf(merged)}, equal to it by the class's __eq__ and __hash__, so ${nameOf(child)}'s rule never runs after and what it is made of gets nothing (its right local derivative is `,
+      `. ${nameOf(node)}'s operands (its _prev) lost ${nameOf(child)}: the set merged it with ${nameOf(merged)}, equal to it by the class's __eq__ and __hash__, so ${nameOf(child)}'s rule never runs and what ${nameOf(child)} is made of gets nothing (${nameOf(child)}'s right local derivative in ${nameOf(node)} is `,
       number(correct, frame),
       "). ",
       jump(frame),
@@ -120,15 +120,15 @@ function ruleRow(rule, wrote, replaced, { nameOf, jump, number, writeLines }) {
     const { holder, by } = replaced;
     const line = by.line ? ` on line ${by.line}` : "";
     parts.push(
-      `: ${nameOf(holder)}'s own rule never ran: the ${by.op} op's method set its rule on ${nameOf(holder)} in its place${line}, so there is nothing of this op's to judge.`,
+      `. The ${by.op} op's method set its rule on ${nameOf(holder)} in place of ${nameOf(holder)}'s own${line}, so ${nameOf(holder)}'s own rule never ran: there is nothing of this op's to judge.`,
     );
   } else if (rule.verdict === "unchecked" && !wrote) {
     parts.push(
-      ": no rule of this op writes a gradient (backward() writes them itself), so it cannot be judged on its own; the gradients are judged as they end.",
+      ". No rule of this op writes a gradient (backward() writes them itself), so it cannot be judged on its own; the gradients are judged as they end.",
     );
   } else if (rule.verdict === "unchecked") {
     parts.push(
-      ": no right derivative is known for this op here (or an operand is missing from its _prev).",
+      ". No right derivative is known for this op here (or an operand is missing from its _prev).",
     );
   } else {
     // Right derivatives, which is all this row judges: a rule that writes `=` is the += row's.
@@ -291,10 +291,14 @@ function accumulationRow(accumulation, trace, wrote, { nameOf, jump, number, gra
     const line = write?.line ?? (there?.phase === "update" ? there.line : undefined);
     const where = line ? ` (line ${line})` : "";
     const again = write !== undefined && write.write !== "=";
+    // Or a backward() that walks down every path and writes each share itself, no rule
+    // of a node's in it (its whole walk is the sort frame): no rule to name.
     const writer =
       there?.phase === "update"
         ? "backward() itself, between two rules,"
-        : `${nameOf(lost.node)}'s rule`;
+        : there?.phase === "sort"
+          ? `backward() itself, handing ${operand(nameOf(lost.child))} its share from ${nameOf(lost.node)},`
+          : `${nameOf(lost.node)}'s rule`;
     sumParts.push(
       `. ${writer} writes ${operand(nameOf(lost.child))}.${grad} with ${again ? write.write : "="}${where}, ${again ? `through a setter that adds what it is given: the ` : "and the "}`,
       number(lost.lost, lost.frame),
@@ -371,10 +375,15 @@ export function engineSummary(check, timeline, wrote = opsThatWrote(timeline.tra
     ? "every gradient"
     : "every gradient the check could compare";
   const end = parted === 1 ? "ends" : "end";
+  // A set that merged an operand away cuts what that operand is made of off the graph the
+  // right engine walks too: none of it is outlined, though its gradients are wrong.
+  const merged = check.rules.find((rule) => rule.first?.merged !== undefined);
   const summary = wrong
     ? parted
       ? `Your engine parts from a right one: ${gradients(parted)} ${end} wrong, ${where}.`
-      : `Your engine parts from a right one (the rows below say where), though on this program ${compared} ends as a right engine's does.`
+      : merged
+        ? `Your engine parts from a right one: a set of operands merged two equal nodes (the ${merged.op} row below), so the graph lost one of them, and what that one is made of gets no gradient. Those nodes are cut off the graph the check compares, so none is outlined.`
+        : `Your engine parts from a right one (the rows below say where), though on this program ${compared} ends as a right engine's does.`
     : unwritten
       ? "backward() writes the gradients itself (in its own loop or recursion, not in each node's rule), so its rules cannot be judged one by one. " +
         (parted

@@ -253,7 +253,7 @@ def _own_path_faults(
         kind, node, child, learner, correct = fault
         if node not in ids or child not in ids:
             continue
-        if kind == "=":
+        if kind in ("=", "lost"):
             if overwrite is None:
                 overwrite = {"frame": index, "node": ids[node], "child": ids[child]}
                 overwrite["lost"] = learner
@@ -1154,6 +1154,98 @@ def path_fault(
         at[node] = len(stack)
         stack.append((node, delta, after))
     return fault
+
+
+def pull_fault(
+    changes: Iterable[tuple[Value, str, Any, Any]],
+    reachable: list[Value],
+    found: dict[Value, Locals | None],
+    output: Value,
+) -> tuple[bool, PathFault | None]:
+    """Whether a backward() wrote each node's gradient once, its whole gradient, after
+    every node that uses it (the shares summed in a table of its own: `cg[prev] =
+    cg.get(prev, 0) + share`, then `node.grad += cg[node]` in reverse topological order),
+    and where such a pass parts from the chain rule, each share the right local
+    derivative times the gradient the learner's pass gave the node that uses it:
+    `("lost", consumer, node, what was lost, 0.0)` at the first node whose write is the
+    sum of those shares but one, or only one (a share written with `=`), `("=", consumer,
+    node, what it held, 0.0)` at the first that wrote that sum over its gradient, `("op",
+    consumer, node, learner's local, right local)` at the first whose one user's share
+    parts. A node written twice, or before a node that uses it, is no such pass (`False`,
+    `path_fault` reads it).
+
+    Example: d = a * b + a, the table's `cg[prev] = share`: a gets b's 3 from `*` and its
+    1 from `+` is lost, `(True, ("lost", d, a, 1.0, 0.0))`."""
+    consumers: dict[Value, list[Value]] = {}
+    for node in reachable:
+        for child in node._prev:
+            consumers.setdefault(child, []).append(node)
+    got: dict[Value, float] = {}
+    fault: PathFault | None = None
+    for node, field, before, after in changes:
+        if field != "grad" or (node not in consumers and node is not output):
+            continue
+        users = list(dict.fromkeys(consumers.get(node, ())))
+        if node in got or any(user not in got for user in users):
+            return False, None  # written twice, or before a node that uses it
+        got[node] = after - before
+        if node is not output:
+            over = _pull_over(node, got, users, found, before, after)
+            if over is not None:
+                got[node] = after  # `=`: what it wrote is what it hands on
+                fault = fault or over
+            fault = fault or _pull_share(node, got, users, found)
+    return True, fault
+
+
+def _pull_over(
+    node: Value,
+    got: dict[Value, float],
+    users: list[Value],
+    found: dict[Value, Locals | None],
+    before: float,
+    after: float,
+) -> PathFault | None:
+    """`("=", user, node, before, 0.0)` where `pull_fault`'s node wrote its right sum
+    over a gradient already there (`node.grad = cg[node]`), else None."""
+    if not before or not users:
+        return None
+    shares = [
+        local * got[user]
+        for user in users
+        for child, local in found.get(user) or ()
+        if child is node
+    ]
+    total = math.fsum(shares)
+    if shares and agrees(after, total) and not agrees(after - before, total):
+        return ("=", users[0], node, before, 0.0)
+    return None
+
+
+def _pull_share(
+    node: Value, got: dict[Value, float], users: list[Value], found: dict[Value, Locals | None]
+) -> PathFault | None:
+    """`pull_fault`'s reading of one node's write, every node that uses it written."""
+    shares: list[tuple[Value, float]] = []
+    for user in users:
+        locals_ = found.get(user)
+        if locals_ is None:
+            return None  # an op with no right rule: nothing to judge it by
+        shares += [(user, local * got[user]) for child, local in locals_ if child is node]
+    total = math.fsum(share for _, share in shares)
+    if not shares or agrees(got[node], total):
+        return None
+    for user, share in shares if len(shares) > 1 else ():
+        if share and agrees(got[node], total - share):
+            return ("lost", user, node, share, 0.0)
+    for kept, share in shares if len(shares) > 1 else ():  # one kept, each other lost
+        if agrees(got[node], share):
+            lost = next(user for user, _ in shares if user is not kept)
+            return ("lost", lost, node, total - share, 0.0)
+    if len(users) == 1 and got[users[0]]:
+        right = math.fsum(local for child, local in found[users[0]] or () if child is node)
+        return ("op", users[0], node, got[node] / got[users[0]], right)
+    return None
 
 
 def _agrees_any(delta: float, shares: list[float], got: float, has: float) -> bool:

@@ -74,6 +74,7 @@ from backprop_animator.engine.lab.engine_check import (
     contribution_dicts,
     order_fault,
     path_fault,
+    pull_fault,
 )
 from backprop_animator.engine.lab.right_engine import (
     OP_WORDS,
@@ -1552,7 +1553,11 @@ class Recorder:
         node = max(parted, key=_SEQ)
         # Handed down every path: the op whose share parts from the chain rule is named,
         # not the walk (`engine_check.path_fault`).
-        fault = path_fault(sort["changes"], reachable, found, output)
+        # Each node written once, after every node that uses it: read as a table of
+        # shares summed per node (`engine_check.pull_fault`), else as a walk.
+        pulled, fault = pull_fault(sort["changes"], reachable, found, output)
+        if not pulled:
+            fault = path_fault(sort["changes"], reachable, found, output)
         sort["text"] += narrate.parted_writes_text(node, self.names, end[node], right[node], output)
         if fault is None:
             self.walk_faults[id(sort)] = node

@@ -6236,3 +6236,111 @@ def test_a_node_whose_number_is_num_is_drawn() -> None:
     broken = NUM_NODE.replace("a.backward(b.num * self.grad)", "a.backward(a.num * self.grad)")
     check = trace_source(broken)["engine_check"]
     assert {row["op"]: row["verdict"] for row in check["rules"]} == {"*": "wrong", "+": "unchecked"}
+
+
+# The shape of the `Scalar` of a book's chapter on autograd (GenTang/regression2chatgpt,
+# ch07), in our own words: each op keeps its local derivatives in a dict by operand, and
+# backward() sums each node's shares in a table of its own, in reverse topological order,
+# then adds the node's whole gradient into `grad` once (no rule per node).
+TABLE_OF_SHARES = """
+class Num:
+    def __init__(self, value, prevs=(), op=None):
+        self.value = value
+        self.prevs = list(prevs)
+        self.op = op
+        self.grad = 0.0
+        self.local = {}
+
+    def __add__(self, other):
+        other = other if isinstance(other, Num) else Num(other)
+        out = Num(self.value + other.value, [self, other], "+")
+        out.local[self] = 1
+        out.local[other] = 1
+        return out
+
+    def __mul__(self, other):
+        other = other if isinstance(other, Num) else Num(other)
+        out = Num(self.value * other.value, [self, other], "*")
+        out.local[self] = other.value
+        out.local[other] = self.value
+        return out
+
+    def __sub__(self, other):
+        out = Num(self.value - other.value, [self, other], "-")
+        out.local[self] = 1
+        out.local[other] = -1
+        return out
+
+    def backward(self):
+        order, seen = [], set()
+        def visit(node):
+            if node not in seen:
+                seen.add(node)
+                for prev in node.prevs:
+                    visit(prev)
+                order.append(node)
+        visit(self)
+        table = {self: 1.0}
+        for node in reversed(order):
+            mine = table[node]
+            node.grad += mine
+            for prev in node.prevs:
+                table[prev] = table.get(prev, 0.0) + mine * node.local[prev]
+
+w = Num(0.5)
+b = Num(0.25)
+for step in range(3):
+    loss = Num(0.0)
+    for x, y in [(1.0, 2.0), (2.0, 3.5), (3.0, 5.0)]:
+        err = w * x + b - Num(y)
+        loss = loss + err * err
+    w.grad = 0.0
+    b.grad = 0.0
+    loss.backward()
+    print(step, loss.value, w.grad, b.grad)
+    w.value -= 0.02 * w.grad
+    b.value -= 0.02 * b.grad
+again = (w * 2.0 + b - Num(3.0)) * (w - b)
+again.backward()
+print(w.grad, b.grad)
+"""
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "wrong_rows", "accumulation"),
+    [
+        ("", "", set(), "right"),
+        # `-` hands its second operand +1 where -1 is right
+        ("out.local[other] = -1", "out.local[other] = 1", {"-"}, "right"),
+        # the table's sum written as `=`: a node used twice keeps one share
+        (
+            "table[prev] = table.get(prev, 0.0) + mine * node.local[prev]",
+            "table[prev] = mine * node.local[prev]",
+            set(),
+            "wrong",
+        ),
+        # the node's own write as `=`: the last pass, not zeroed, loses what was there
+        ("node.grad += mine", "node.grad = mine", set(), "wrong"),
+    ],
+)
+def test_a_table_of_shares_summed_once_per_node_names_the_lost_share_not_the_sort(
+    old: str, new: str, wrong_rows: set[str], accumulation: str
+) -> None:
+    # Its writes are each node's whole gradient, once, after every node that uses it: a
+    # share lost in the table was blamed on the sort, which was right (`pull_fault`).
+    source = TABLE_OF_SHARES.replace(old, new)
+    assert source != TABLE_OF_SHARES or not old
+    lines, numbers, outputs = run_in_cpython_with_passes(source)
+    trace = trace_source(source)
+    assert printed_lines(trace) == lines
+    assert [one["data"] for one in trace["passes"]] == numbers
+    ours = sorted((n["data"], n["grad"]) for n in trace["nodes"] if n["kind"] == "leaf")
+    assert_leaves_among(ours, leaves_of(outputs))
+    check = trace["engine_check"]
+    assert {row["op"] for row in check["rules"] if row["verdict"] == "wrong"} == wrong_rows
+    assert check["sort"]["verdict"] == "right"
+    assert check["accumulation"]["verdict"] == accumulation
+    if accumulation == "wrong":
+        frame = trace["frames"][check["accumulation"]["first"]["frame"]]
+        assert "(=, where += keeps" in frame["text"]
+    assert trace_columns(source)

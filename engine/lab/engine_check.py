@@ -130,6 +130,7 @@ def check_run(
     merged: dict[Value, tuple[Value, ...]] | None = None,
     kept_on: dict[Value, tuple[Value, int]] | None = None,
     path_faults: dict[int, PathFault] | None = None,
+    born: Callable[[Value], Locals | None] | None = None,
 ) -> dict[str, Any]:
     """Where a program's own Value class parts from a right engine, read off the
     recorder's own tables as its trace is written: `nodes` every node of the trace in the
@@ -158,7 +159,10 @@ def check_run(
     sort frames (by id) of passes whose backward() wrote every gradient itself, down
     every path, and handed an operand a share no right local derivative gives, or wrote
     it over a gradient already there (`path_fault`): that op's row, or the `+=` row, is
-    wrong there, not the sort."""
+    wrong there, not the sort. `born`: a node's right locals with its operands' numbers
+    as they were when it was made, None where they are the same now (a rule that kept
+    its factors then, microgpt's `local_grads`, whose operand's data the program wrote
+    since, `p.data = 0`, is right by them: `_rules`)."""
     # (picked out without a bytecode a frame: most frames are rules' or builds')
     backwards = list(compress(enumerate(frames), map("backward".__eq__, map(_PHASE, frames))))
     stale_at: dict[int, int] = {}  # by frame index (a joined run keeps its first frame's)
@@ -176,7 +180,9 @@ def check_run(
         ]
     # (a node an op's method hung another node's rule on runs that rule, not its own)
     holders = {holder for holder, _ in kept_on.values()} if kept_on else set()
-    rules, row_of = _rules(nodes, frames, right, backwards, ids, rule_line, merged or {}, holders)
+    rules, row_of = _rules(
+        nodes, frames, right, backwards, ids, rule_line, merged or {}, holders, born
+    )
     if merged:
         _merges_lost(merged, row_of, backwards, ids, rule_line)
     if kept_on:
@@ -497,6 +503,7 @@ def _rules(
     rule_line: Callable[[Value], int | None],
     merged: dict[Value, tuple[Value, ...]],
     holders: Collection[Value] = (),
+    born: Callable[[Value], Locals | None] | None = None,
 ) -> tuple[list[dict[str, Any]], dict[Value, dict[str, Any]]]:
     """The rows of the rules, and each op node's row (the op nodes, for `_sort`). A row's
     `line` is its first node's rule's, a wrong row's that of the rule its first frame
@@ -591,6 +598,7 @@ def _rules(
                 and abs(learner - want) > slack.get(child, 0.0)  # (before the call below)
                 # (a numeric right derivative is only as good as its difference's rounding)
                 and abs(learner - want) > slack.get(child, 0.0) + numeric_rounding(node, child)
+                and not _right_when_made(born, node, child, learner)
             ):
                 row["first"] = {
                     "frame": _write_frame(contributions, child, index),
@@ -609,6 +617,17 @@ def _rules(
         elif checked[op]:
             row["verdict"] = "right"
     return list(rows.values()), row_of
+
+
+def _right_when_made(
+    born: Callable[[Value], Locals | None] | None, node: Value, child: Value, learner: float
+) -> bool:
+    """Whether the learner's factor is the right one with the operands' numbers as they
+    were when `node` was made (`born`), the program having written one since."""
+    locals_ = born(node) if born is not None else None
+    if locals_ is None:
+        return False
+    return agrees(learner, math.fsum(local for c, local in locals_ if c is child))
 
 
 def _judged_children(

@@ -6344,3 +6344,70 @@ def test_a_table_of_shares_summed_once_per_node_names_the_lost_share_not_the_sor
         frame = trace["frames"][check["accumulation"]["first"]["frame"]]
         assert "(=, where += keeps" in frame["text"]
     assert trace_columns(source)
+
+
+# A class that keeps each op's local derivatives as numbers when the op is made (the
+# microgpt `Value`'s `local_grads`, as a course page teaches it), in our own words, and a
+# training loop that zeroes the weights' data where their gradients were meant.
+KEPT_FACTORS = """
+class V:
+    def __init__(self, data, kids=(), factors=()):
+        self.data = data
+        self.grad = 0
+        self._children = kids
+        self._local_grads = factors
+
+    def __add__(self, other):
+        other = other if isinstance(other, V) else V(other)
+        return V(self.data + other.data, (self, other), (1, 1))
+
+    def __mul__(self, other):
+        other = other if isinstance(other, V) else V(other)
+        return V(self.data * other.data, (self, other), (other.data, self.data))
+
+    def backward(self):
+        order, seen = [], set()
+        def visit(v):
+            if v not in seen:
+                seen.add(v)
+                for kid in v._children:
+                    visit(kid)
+                order.append(v)
+        visit(self)
+        self.grad = 1
+        for v in reversed(order):
+            for kid, factor in zip(v._children, v._local_grads):
+                kid.grad += factor * v.grad
+
+ws = [V(0.5), V(-0.25)]
+for step in range(3):
+    out = ws[0] * 0.0 + ws[1] * 2.0
+    loss = out * out
+    for w in ws:
+        w.grad = 0
+    loss.backward()
+    print(step, loss.data, [w.grad for w in ws])
+    for w in ws:
+        w.data -= 0.1 * w.grad
+"""
+
+
+def test_factors_kept_when_an_op_was_made_are_right_by_the_numbers_then() -> None:
+    # `w.data = 0` where `w.grad = 0` was meant, between the forward pass and backward():
+    # `w * 0.0` still gives 0, so the right engine, from the numbers as they are, gave
+    # the 0.0 operand a local of 0 where the kept factor (w's number then) is right for
+    # the graph the op made: `*` was called wrong. It is judged by the numbers then too.
+    source = KEPT_FACTORS.replace("        w.grad = 0\n", "        w.data = 0\n")
+    for program in (KEPT_FACTORS, source):
+        lines, numbers, _ = run_in_cpython_with_passes(program)
+        trace = trace_source(program)
+        assert printed_lines(trace) == lines
+        assert [one["data"] for one in trace["passes"]] == numbers
+        check = trace["engine_check"]
+        assert {row["op"]: row["verdict"] for row in check["rules"]} == {"*": "right", "+": "right"}
+        assert check["sort"]["verdict"] == "right"
+        assert check["accumulation"]["verdict"] == "right"
+    # A kept factor that is wrong by the numbers then and now is still named.
+    broken = source.replace("(other.data, self.data))", "(self.data, other.data))")
+    check = trace_source(broken)["engine_check"]
+    assert {row["op"]: row["verdict"] for row in check["rules"]}["*"] == "wrong"

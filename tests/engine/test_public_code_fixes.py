@@ -6411,3 +6411,66 @@ def test_factors_kept_when_an_op_was_made_are_right_by_the_numbers_then() -> Non
     broken = source.replace("(other.data, self.data))", "(self.data, other.data))")
     check = trace_source(broken)["engine_check"]
     assert {row["op"]: row["verdict"] for row in check["rules"]}["*"] == "wrong"
+
+
+# A class whose ops keep `(operand, local)` pairs and whose one method hands each
+# operand its share (`_backward_step`, run node by node by backward()), its gradient
+# named in its own words, in our own words.
+EDGE_PAIRS = """
+class S:
+    def __init__(self, value, prevs=None):
+        self.value = value
+        self.prevs = prevs if prevs is not None else []
+        self.backwards_grad = 0
+
+    def _backward_step(self):
+        for prev, local in self.prevs:
+            prev.backwards_grad += local * self.backwards_grad
+
+    def backward(self):
+        order, seen = [], set()
+        def visit(x):
+            if x not in seen:
+                seen.add(x)
+                x.backwards_grad = 0
+                for prev, _ in x.prevs:
+                    visit(prev)
+                order.append(x)
+        visit(self)
+        self.backwards_grad = 1
+        for node in reversed(order):
+            node._backward_step()
+
+    def __add__(self, other):
+        other = other if isinstance(other, S) else S(other)
+        return S(self.value + other.value, [(self, 1), (other, 1)])
+
+    def __mul__(self, other):
+        other = other if isinstance(other, S) else S(other)
+        return S(self.value * other.value, [(self, other.value), (other, self.value)])
+
+w, b = S(0.5), S(-1.0)
+for step in range(3):
+    err = w * 3.0 + b + S(-4.0)
+    loss = err * err * 0.5
+    loss.backward()
+    print(step, loss.value, w.backwards_grad, b.backwards_grad)
+    w.value -= 0.05 * w.backwards_grad
+    b.value -= 0.05 * b.backwards_grad
+"""
+
+
+def test_a_rule_method_that_forgot_the_upstream_gradient_is_a_rule_a_wrong_one() -> None:
+    # `prev.backwards_grad += local`: the method reads no gradient of its own node, so it
+    # was no rule, the pass wrote every gradient itself, and the sort was named. A `+=`
+    # into another node's gradient is a rule's work: its op is named.
+    for program, wrong in (
+        (EDGE_PAIRS, set()),
+        (EDGE_PAIRS.replace("local * self.backwards_grad", "local"), {"*", "+"}),
+    ):
+        trace = trace_source(program)
+        assert printed_lines(trace) == run_in_cpython(program)
+        check = trace["engine_check"]
+        assert {row["op"] for row in check["rules"] if row["verdict"] == "wrong"} == wrong
+        assert check["sort"]["verdict"] == "right"
+        assert check["accumulation"]["verdict"] == "right"

@@ -239,6 +239,8 @@ def right_locals(node: Value, operands: Sequence[Value]) -> tuple[Locals, str] |
         op = registry_op(op)
     if op == "**" and len(operands) == 1:  # `"pow"` of one operand: its exponent unsaid
         op = _power_found(operands[0].data, node.data)
+    elif len(operands) == 2 and op.startswith("**") and _is_exponent(op[2:], operands[1]):
+        op = "**"  # `x ** k` that keeps k, wrapped, as its second operand: `x ** y`
     if len(operands) == 2 and (op == "+" or op == "*"):
         return _sum_or_product_locals(op, node.data, operands)
     try:
@@ -262,6 +264,14 @@ def right_locals(node: Value, operands: Sequence[Value]) -> tuple[Locals, str] |
     except (ArithmeticError, ValueError, TypeError):
         return None
     return found, "numeric"
+
+
+def _is_exponent(text: str, operand: Value) -> bool:
+    """Whether `operand`'s number is the exponent `text` of a `**k` op (`"2"`, `"-1"`)."""
+    try:
+        return float(text) == float(operand.data)
+    except (ValueError, TypeError, OverflowError):
+        return False
 
 
 def _real(local: Any) -> bool:

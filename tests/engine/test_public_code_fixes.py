@@ -6474,3 +6474,29 @@ def test_a_rule_method_that_forgot_the_upstream_gradient_is_a_rule_a_wrong_one()
         assert {row["op"] for row in check["rules"] if row["verdict"] == "wrong"} == wrong
         assert check["sort"]["verdict"] == "right"
         assert check["accumulation"]["verdict"] == "right"
+
+
+def test_a_power_that_keeps_its_exponent_wrapped_as_an_operand_is_judged() -> None:
+    # `__pow__` wraps the exponent as `__add__` wraps a number and keeps it as a second
+    # operand, with its log rule: the node's op, from the method, is `**2`, of one operand
+    # in the registry, so no rule judged it and a missing factor went unnamed.
+    power = """
+    def __pow__(self, k):
+        k = k if isinstance(k, S) else S(k)
+        return S(self.value ** k.value, [(self, k.value * self.value ** (k.value - 1)),
+                                         (k, self.value ** k.value * math.log(abs(self.value)))])
+"""
+    program = "import math\n" + EDGE_PAIRS.replace("\nw, b = ", power + "\nw, b = ").replace(
+        "loss = err * err * 0.5", "loss = err ** 2 * 0.5"
+    )
+    for source, wrong in (
+        (program, set()),
+        (program.replace("(self, k.value * self.value", "(self, self.value"), {"**"}),
+    ):
+        trace = trace_source(source)
+        assert printed_lines(trace) == run_in_cpython(source)
+        check = trace["engine_check"]
+        rows = {row["op"]: row["verdict"] for row in check["rules"]}
+        assert {op for op, verdict in rows.items() if verdict == "wrong"} == wrong
+        assert rows["**"] in ("right", "wrong")
+        assert check["sort"]["verdict"] == "right"

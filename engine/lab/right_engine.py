@@ -240,7 +240,11 @@ def right_locals(node: Value, operands: Sequence[Value]) -> tuple[Locals, str] |
     if op == "**" and len(operands) == 1:  # `"pow"` of one operand: its exponent unsaid
         op = _power_found(operands[0].data, node.data)
     elif len(operands) == 2 and op.startswith("**") and _is_exponent(op[2:], operands[1]):
-        op = "**"  # `x ** k` that keeps k, wrapped, as its second operand: `x ** y`
+        # `x ** k` that keeps k, wrapped, as its second operand: x's share is judged, not
+        # k's (a constant to most rules, which hand it 0; to some, x^k·ln x), k has no
+        # right gradient (`RightEngine.run_pass`: fewer locals than operands)
+        found = _registry_locals(registry_op(op), node.data, operands[:1])
+        return None if found is None else (found, "registry")
     if len(operands) == 2 and (op == "+" or op == "*"):
         return _sum_or_product_locals(op, node.data, operands)
     try:
@@ -632,8 +636,9 @@ class RightEngine:
                 continue
             locals_, reference = found
             pass_locals[node] = locals_
-            if reference == "numeric":
-                numeric.add(node)
+            if reference == "numeric" or len(locals_) < len(node._prev):
+                if reference == "numeric":
+                    numeric.add(node)
                 if len(locals_) < len(node._prev):  # an operand with no real derivative
                     held = {id(child) for child, _ in locals_}
                     unknown.update(

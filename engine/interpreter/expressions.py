@@ -2243,7 +2243,8 @@ def writes_others_grad(
     """Whether a method's own statements hand its gradient to other objects, as a node's
     rule does: a write of an attribute named as a gradient is, of an object other than
     `itself` (its first parameter), whose value reads `itself`'s attribute of that name
-    (`a.adjoint += self.adjoint * b.value`), and no write of `itself`'s gradient (a pass
+    (`a.adjoint += self.adjoint * b.value`) or adds something into it (a rule that
+    forgot the upstream gradient), and no write of `itself`'s gradient (a pass
     seeds it: `self.adj = 1`, zeroing the others' first).
 
     Example: `writes_others_grad(ast.parse("a.g += self.g").body, "self") is True`;
@@ -2263,9 +2264,20 @@ def writes_others_grad(
                     continue
                 if isinstance(t.value, ast.Name) and t.value.id == itself:
                     return False
-                hands = hands or _reads_own(node.value, itself, t.attr)
+                # (or adds into it something not a constant: a rule that forgot the
+                # upstream gradient, `prev.grad += local`, is a rule, a wrong one)
+                hands = hands or _reads_own(node.value, itself, t.attr) or _adds(node)
         stack.extend(child_nodes(node))
     return hands
+
+
+def _adds(node: ast.Assign | ast.AugAssign) -> bool:
+    """Whether `node` is a `+=` of something not a constant (`prev.grad += local`)."""
+    return (
+        isinstance(node, ast.AugAssign)
+        and isinstance(node.op, ast.Add)
+        and not isinstance(node.value, ast.Constant)
+    )
 
 
 def _reads_own(value: ast.expr, itself: str, attr: str) -> bool:

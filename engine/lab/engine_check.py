@@ -130,6 +130,7 @@ def check_run(
     merged: dict[Value, tuple[Value, ...]] | None = None,
     kept_on: dict[Value, tuple[Value, int]] | None = None,
     path_faults: dict[int, PathFault] | None = None,
+    born: Callable[[Value], Locals | None] | None = None,
 ) -> dict[str, Any]:
     """Where a program's own Value class parts from a right engine, read off the
     recorder's own tables as its trace is written: `nodes` every node of the trace in the
@@ -158,7 +159,10 @@ def check_run(
     sort frames (by id) of passes whose backward() wrote every gradient itself, down
     every path, and handed an operand a share no right local derivative gives, or wrote
     it over a gradient already there (`path_fault`): that op's row, or the `+=` row, is
-    wrong there, not the sort."""
+    wrong there, not the sort. `born`: a node's right locals with its operands' numbers
+    as they were when it was made, None where they are the same now (a rule that kept
+    its factors then, microgpt's `local_grads`, whose operand's data the program wrote
+    since, `p.data = 0`, is right by them: `_rules`)."""
     # (picked out without a bytecode a frame: most frames are rules' or builds')
     backwards = list(compress(enumerate(frames), map("backward".__eq__, map(_PHASE, frames))))
     stale_at: dict[int, int] = {}  # by frame index (a joined run keeps its first frame's)
@@ -176,7 +180,9 @@ def check_run(
         ]
     # (a node an op's method hung another node's rule on runs that rule, not its own)
     holders = {holder for holder, _ in kept_on.values()} if kept_on else set()
-    rules, row_of = _rules(nodes, frames, right, backwards, ids, rule_line, merged or {}, holders)
+    rules, row_of = _rules(
+        nodes, frames, right, backwards, ids, rule_line, merged or {}, holders, born
+    )
     if merged:
         _merges_lost(merged, row_of, backwards, ids, rule_line)
     if kept_on:
@@ -253,7 +259,7 @@ def _own_path_faults(
         kind, node, child, learner, correct = fault
         if node not in ids or child not in ids:
             continue
-        if kind == "=":
+        if kind in ("=", "lost"):
             if overwrite is None:
                 overwrite = {"frame": index, "node": ids[node], "child": ids[child]}
                 overwrite["lost"] = learner
@@ -526,6 +532,7 @@ def _rules(
     rule_line: Callable[[Value], int | None],
     merged: dict[Value, tuple[Value, ...]],
     holders: Collection[Value] = (),
+    born: Callable[[Value], Locals | None] | None = None,
 ) -> tuple[list[dict[str, Any]], dict[Value, dict[str, Any]]]:
     """The rows of the rules, and each op node's row (the op nodes, for `_sort`). A row's
     `line` is its first node's rule's (`_op_rows`), a wrong row's that of the rule its
@@ -601,6 +608,7 @@ def _rules(
                 and abs(learner - want) > slack.get(child, 0.0)  # (before the call below)
                 # (a numeric right derivative is only as good as its difference's rounding)
                 and abs(learner - want) > slack.get(child, 0.0) + numeric_rounding(node, child)
+                and not _right_when_made(born, node, child, learner)
             ):
                 row["first"] = {
                     "frame": _write_frame(contributions, child, index),
@@ -619,6 +627,17 @@ def _rules(
         elif checked[op]:
             row["verdict"] = "right"
     return list(rows.values()), row_of
+
+
+def _right_when_made(
+    born: Callable[[Value], Locals | None] | None, node: Value, child: Value, learner: float
+) -> bool:
+    """Whether the learner's factor is the right one with the operands' numbers as they
+    were when `node` was made (`born`), the program having written one since."""
+    locals_ = born(node) if born is not None else None
+    if locals_ is None:
+        return False
+    return agrees(learner, math.fsum(local for c, local in locals_ if c is child))
 
 
 def _judged_children(
@@ -1164,6 +1183,98 @@ def path_fault(
         at[node] = len(stack)
         stack.append((node, delta, after))
     return fault
+
+
+def pull_fault(
+    changes: Iterable[tuple[Value, str, Any, Any]],
+    reachable: list[Value],
+    found: dict[Value, Locals | None],
+    output: Value,
+) -> tuple[bool, PathFault | None]:
+    """Whether a backward() wrote each node's gradient once, its whole gradient, after
+    every node that uses it (the shares summed in a table of its own: `cg[prev] =
+    cg.get(prev, 0) + share`, then `node.grad += cg[node]` in reverse topological order),
+    and where such a pass parts from the chain rule, each share the right local
+    derivative times the gradient the learner's pass gave the node that uses it:
+    `("lost", consumer, node, what was lost, 0.0)` at the first node whose write is the
+    sum of those shares but one, or only one (a share written with `=`), `("=", consumer,
+    node, what it held, 0.0)` at the first that wrote that sum over its gradient, `("op",
+    consumer, node, learner's local, right local)` at the first whose one user's share
+    parts. A node written twice, or before a node that uses it, is no such pass (`False`,
+    `path_fault` reads it).
+
+    Example: d = a * b + a, the table's `cg[prev] = share`: a gets b's 3 from `*` and its
+    1 from `+` is lost, `(True, ("lost", d, a, 1.0, 0.0))`."""
+    consumers: dict[Value, list[Value]] = {}
+    for node in reachable:
+        for child in node._prev:
+            consumers.setdefault(child, []).append(node)
+    got: dict[Value, float] = {}
+    fault: PathFault | None = None
+    for node, field, before, after in changes:
+        if field != "grad" or (node not in consumers and node is not output):
+            continue
+        users = list(dict.fromkeys(consumers.get(node, ())))
+        if node in got or any(user not in got for user in users):
+            return False, None  # written twice, or before a node that uses it
+        got[node] = after - before
+        if node is not output:
+            over = _pull_over(node, got, users, found, before, after)
+            if over is not None:
+                got[node] = after  # `=`: what it wrote is what it hands on
+                fault = fault or over
+            fault = fault or _pull_share(node, got, users, found)
+    return True, fault
+
+
+def _pull_over(
+    node: Value,
+    got: dict[Value, float],
+    users: list[Value],
+    found: dict[Value, Locals | None],
+    before: float,
+    after: float,
+) -> PathFault | None:
+    """`("=", user, node, before, 0.0)` where `pull_fault`'s node wrote its right sum
+    over a gradient already there (`node.grad = cg[node]`), else None."""
+    if not before or not users:
+        return None
+    shares = [
+        local * got[user]
+        for user in users
+        for child, local in found.get(user) or ()
+        if child is node
+    ]
+    total = math.fsum(shares)
+    if shares and agrees(after, total) and not agrees(after - before, total):
+        return ("=", users[0], node, before, 0.0)
+    return None
+
+
+def _pull_share(
+    node: Value, got: dict[Value, float], users: list[Value], found: dict[Value, Locals | None]
+) -> PathFault | None:
+    """`pull_fault`'s reading of one node's write, every node that uses it written."""
+    shares: list[tuple[Value, float]] = []
+    for user in users:
+        locals_ = found.get(user)
+        if locals_ is None:
+            return None  # an op with no right rule: nothing to judge it by
+        shares += [(user, local * got[user]) for child, local in locals_ if child is node]
+    total = math.fsum(share for _, share in shares)
+    if not shares or agrees(got[node], total):
+        return None
+    for user, share in shares if len(shares) > 1 else ():
+        if share and agrees(got[node], total - share):
+            return ("lost", user, node, share, 0.0)
+    for kept, share in shares if len(shares) > 1 else ():  # one kept, each other lost
+        if agrees(got[node], share):
+            lost = next(user for user, _ in shares if user is not kept)
+            return ("lost", lost, node, total - share, 0.0)
+    if len(users) == 1 and got[users[0]]:
+        right = math.fsum(local for child, local in found[users[0]] or () if child is node)
+        return ("op", users[0], node, got[node] / got[users[0]], right)
+    return None
 
 
 def _agrees_any(delta: float, shares: list[float], got: float, has: float) -> bool:

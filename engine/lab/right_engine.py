@@ -242,6 +242,12 @@ def right_locals(node: Value, operands: Sequence[Value]) -> tuple[Locals, str] |
         op = registry_op(op)
     if op == "**" and len(operands) == 1:  # `"pow"` of one operand: its exponent unsaid
         op = _power_found(operands[0].data, node.data)
+    elif len(operands) == 2 and op.startswith("**") and _is_exponent(op[2:], operands[1]):
+        # `x ** k` that keeps k, wrapped, as its second operand: x's share is judged, not
+        # k's (a constant to most rules, which hand it 0; to some, x^k·ln x), k has no
+        # right gradient (`RightEngine.run_pass`: fewer locals than operands)
+        found = _registry_locals(registry_op(op), node.data, operands[:1])
+        return None if found is None else (found, "registry")
     if len(operands) == 2 and (op == "+" or op == "*"):
         return _sum_or_product_locals(op, node.data, operands)
     try:
@@ -310,6 +316,14 @@ def _table_knows(op: str, count: int) -> bool:
     if count == 1 and (key in OPS or key.lower() in OPS) and not is_other_power(named):
         return True
     return _numeric_function(named, count) is not None
+
+
+def _is_exponent(text: str, operand: Value) -> bool:
+    """Whether `operand`'s number is the exponent `text` of a `**k` op (`"2"`, `"-1"`)."""
+    try:
+        return float(text) == float(operand.data)
+    except (ValueError, TypeError, OverflowError):
+        return False
 
 
 def _real(local: Any) -> bool:
@@ -681,8 +695,9 @@ class RightEngine:
                 continue
             locals_, reference = found
             pass_locals[node] = locals_
-            if reference == "numeric":
-                numeric.add(node)
+            if reference == "numeric" or len(locals_) < len(node._prev):
+                if reference == "numeric":
+                    numeric.add(node)
                 if len(locals_) < len(node._prev):  # an operand with no real derivative
                     held = {id(child) for child, _ in locals_}
                     unknown.update(

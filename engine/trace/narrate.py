@@ -621,6 +621,12 @@ def path_fault_text(fault: tuple[str, Value, Value, float, float], name: Names) 
     where the chain rule's local derivative is −1.`"""
     kind, node, child, first, second = fault
     number = name.number
+    if kind == "lost":
+        return (
+            f" The first gradient that parts: {name(child)}'s is the sum of the shares of "
+            f"the nodes that use it but {name(node)}'s {number(first)}, lost (=, where += "
+            "keeps every share)."
+        )
     if kind == "=":
         return (
             f" The first share that parts: {name(node)}'s share to {name(child)} was written "

@@ -75,6 +75,7 @@ from backprop_animator.engine.lab.engine_check import (
     contribution_dicts,
     order_fault,
     path_fault,
+    pull_fault,
 )
 from backprop_animator.engine.lab.op_rerun import MAX_CALLS, OpCall, Reruns, note
 from backprop_animator.engine.lab.right_engine import (
@@ -143,6 +144,16 @@ OWN_RULES_REFUSE_MISTAKE = (
 )
 
 
+def _held_then(writes: dict[Value, list[tuple[int, Any]]], node: Value, seq: int) -> Any:
+    """`node.data` as it was when the node numbered `seq` was made, by `writes`."""
+    mine = writes.get(node)
+    if mine:
+        later = bisect_right(mine, seq, key=itemgetter(0))
+        if later < len(mine):
+            return mine[later][1]  # what the first later write replaced
+    return node.data
+
+
 class Recorder:
     """Watches one running program and turns what it did into the trace."""
 
@@ -201,6 +212,8 @@ class Recorder:
         # shows the node. Most programs never do, so nothing is kept per node.
         self.data_writes: dict[Value, list[tuple[int, Any]]] = {}
         self.last_data_write = -1
+        # (the same of the nodes of a program's own class, their mirrors: `born_locals`)
+        self.own_data_writes: dict[Value, list[tuple[int, Any]]] = {}
         self.passes: list[tuple[Value, list[Value], float]] = []
         self.pending: list[tuple[int, str]] = []
         self.printed = False  # whether the program printed anything at all
@@ -803,6 +816,12 @@ class Recorder:
             self.last_data_write = seq = next(creation_order)
             self.data_writes.setdefault(obj, []).append((seq, before))
         node = obj if type(obj) is Value else obj.mirror
+        if field == "data" and node is not obj:
+            # A node of the program's own class: what it held, for `born_locals` alone
+            # (its build frame shows the numbers as they are). `count(n)`: the next node
+            # made is numbered n, so every node made so far is older than this write.
+            made = int(repr(creation_order)[6:-1])
+            self.own_data_writes.setdefault(node, []).append((made, before))
         if self.rerun is not None and field == "data":
             after = self.rerun.wrote(node, after)
         self.record_write(obj, node, field, before, after)
@@ -980,6 +999,30 @@ class Recorder:
             for child, data in zip(children, now[1], strict=True):
                 child.data = data
             node.data = now[0]
+
+    def born_locals(self, node: Value) -> Locals | None:
+        """`node`'s right locals with its operands' numbers as they were when it was made,
+        None where none was written since (`engine_check.check_run`'s `born`)."""
+        writes = self.own_data_writes
+        if not writes:
+            return None
+        seq = node._seq
+        children = node._prev
+        now = tuple([child.data for child in children])
+        then = tuple([_held_then(writes, child, seq) for child in children])
+        if now == then:
+            return None
+        data = node.data
+        node.data = _held_then(writes, node, seq)
+        for child, number in zip(children, then, strict=True):
+            child.data = number
+        try:
+            found = right_locals(node, children)
+        finally:
+            for child, number in zip(children, now, strict=True):
+                child.data = number
+            node.data = data
+        return None if found is None else found[0]
 
     def said_build(self, node: Value, names: narrate.Names, seq: int) -> Said:
         """What the page needs to write a build frame's text (`build_text`) itself; in a
@@ -1589,7 +1632,11 @@ class Recorder:
         node = max(parted, key=_SEQ)
         # Handed down every path: the op whose share parts from the chain rule is named,
         # not the walk (`engine_check.path_fault`).
-        fault = path_fault(sort["changes"], reachable, found, output)
+        # Each node written once, after every node that uses it: read as a table of
+        # shares summed per node (`engine_check.pull_fault`), else as a walk.
+        pulled, fault = pull_fault(sort["changes"], reachable, found, output)
+        if not pulled:
+            fault = path_fault(sort["changes"], reachable, found, output)
         sort["text"] += narrate.parted_writes_text(node, self.names, end[node], right[node], output)
         if fault is None:
             self.walk_faults[id(sort)] = node
@@ -2448,6 +2495,7 @@ class Recorder:
                 merged=self.merged,
                 kept_on=self.kept_on,
                 path_faults=self.path_faults,
+                born=self.born_locals,
             )
             said = self.gradient_said()
             if said != "grad":

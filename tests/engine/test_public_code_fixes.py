@@ -6236,3 +6236,267 @@ def test_a_node_whose_number_is_num_is_drawn() -> None:
     broken = NUM_NODE.replace("a.backward(b.num * self.grad)", "a.backward(a.num * self.grad)")
     check = trace_source(broken)["engine_check"]
     assert {row["op"]: row["verdict"] for row in check["rules"]} == {"*": "wrong", "+": "unchecked"}
+
+
+# The shape of the `Scalar` of a book's chapter on autograd (GenTang/regression2chatgpt,
+# ch07), in our own words: each op keeps its local derivatives in a dict by operand, and
+# backward() sums each node's shares in a table of its own, in reverse topological order,
+# then adds the node's whole gradient into `grad` once (no rule per node).
+TABLE_OF_SHARES = """
+class Num:
+    def __init__(self, value, prevs=(), op=None):
+        self.value = value
+        self.prevs = list(prevs)
+        self.op = op
+        self.grad = 0.0
+        self.local = {}
+
+    def __add__(self, other):
+        other = other if isinstance(other, Num) else Num(other)
+        out = Num(self.value + other.value, [self, other], "+")
+        out.local[self] = 1
+        out.local[other] = 1
+        return out
+
+    def __mul__(self, other):
+        other = other if isinstance(other, Num) else Num(other)
+        out = Num(self.value * other.value, [self, other], "*")
+        out.local[self] = other.value
+        out.local[other] = self.value
+        return out
+
+    def __sub__(self, other):
+        out = Num(self.value - other.value, [self, other], "-")
+        out.local[self] = 1
+        out.local[other] = -1
+        return out
+
+    def backward(self):
+        order, seen = [], set()
+        def visit(node):
+            if node not in seen:
+                seen.add(node)
+                for prev in node.prevs:
+                    visit(prev)
+                order.append(node)
+        visit(self)
+        table = {self: 1.0}
+        for node in reversed(order):
+            mine = table[node]
+            node.grad += mine
+            for prev in node.prevs:
+                table[prev] = table.get(prev, 0.0) + mine * node.local[prev]
+
+w = Num(0.5)
+b = Num(0.25)
+for step in range(3):
+    loss = Num(0.0)
+    for x, y in [(1.0, 2.0), (2.0, 3.5), (3.0, 5.0)]:
+        err = w * x + b - Num(y)
+        loss = loss + err * err
+    w.grad = 0.0
+    b.grad = 0.0
+    loss.backward()
+    print(step, loss.value, w.grad, b.grad)
+    w.value -= 0.02 * w.grad
+    b.value -= 0.02 * b.grad
+again = (w * 2.0 + b - Num(3.0)) * (w - b)
+again.backward()
+print(w.grad, b.grad)
+"""
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "wrong_rows", "accumulation"),
+    [
+        ("", "", set(), "right"),
+        # `-` hands its second operand +1 where -1 is right
+        ("out.local[other] = -1", "out.local[other] = 1", {"-"}, "right"),
+        # the table's sum written as `=`: a node used twice keeps one share
+        (
+            "table[prev] = table.get(prev, 0.0) + mine * node.local[prev]",
+            "table[prev] = mine * node.local[prev]",
+            set(),
+            "wrong",
+        ),
+        # the node's own write as `=`: the last pass, not zeroed, loses what was there
+        ("node.grad += mine", "node.grad = mine", set(), "wrong"),
+    ],
+)
+def test_a_table_of_shares_summed_once_per_node_names_the_lost_share_not_the_sort(
+    old: str, new: str, wrong_rows: set[str], accumulation: str
+) -> None:
+    # Its writes are each node's whole gradient, once, after every node that uses it: a
+    # share lost in the table was blamed on the sort, which was right (`pull_fault`).
+    source = TABLE_OF_SHARES.replace(old, new)
+    assert source != TABLE_OF_SHARES or not old
+    lines, numbers, outputs = run_in_cpython_with_passes(source)
+    trace = trace_source(source)
+    assert printed_lines(trace) == lines
+    assert [one["data"] for one in trace["passes"]] == numbers
+    ours = sorted((n["data"], n["grad"]) for n in trace["nodes"] if n["kind"] == "leaf")
+    assert_leaves_among(ours, leaves_of(outputs))
+    check = trace["engine_check"]
+    assert {row["op"] for row in check["rules"] if row["verdict"] == "wrong"} == wrong_rows
+    assert check["sort"]["verdict"] == "right"
+    assert check["accumulation"]["verdict"] == accumulation
+    if accumulation == "wrong":
+        frame = trace["frames"][check["accumulation"]["first"]["frame"]]
+        assert "(=, where += keeps" in frame["text"]
+    assert trace_columns(source)
+
+
+# A class that keeps each op's local derivatives as numbers when the op is made (the
+# microgpt `Value`'s `local_grads`, as a course page teaches it), in our own words, and a
+# training loop that zeroes the weights' data where their gradients were meant.
+KEPT_FACTORS = """
+class V:
+    def __init__(self, data, kids=(), factors=()):
+        self.data = data
+        self.grad = 0
+        self._children = kids
+        self._local_grads = factors
+
+    def __add__(self, other):
+        other = other if isinstance(other, V) else V(other)
+        return V(self.data + other.data, (self, other), (1, 1))
+
+    def __mul__(self, other):
+        other = other if isinstance(other, V) else V(other)
+        return V(self.data * other.data, (self, other), (other.data, self.data))
+
+    def backward(self):
+        order, seen = [], set()
+        def visit(v):
+            if v not in seen:
+                seen.add(v)
+                for kid in v._children:
+                    visit(kid)
+                order.append(v)
+        visit(self)
+        self.grad = 1
+        for v in reversed(order):
+            for kid, factor in zip(v._children, v._local_grads):
+                kid.grad += factor * v.grad
+
+ws = [V(0.5), V(-0.25)]
+for step in range(3):
+    out = ws[0] * 0.0 + ws[1] * 2.0
+    loss = out * out
+    for w in ws:
+        w.grad = 0
+    loss.backward()
+    print(step, loss.data, [w.grad for w in ws])
+    for w in ws:
+        w.data -= 0.1 * w.grad
+"""
+
+
+def test_factors_kept_when_an_op_was_made_are_right_by_the_numbers_then() -> None:
+    # `w.data = 0` where `w.grad = 0` was meant, between the forward pass and backward():
+    # `w * 0.0` still gives 0, so the right engine, from the numbers as they are, gave
+    # the 0.0 operand a local of 0 where the kept factor (w's number then) is right for
+    # the graph the op made: `*` was called wrong. It is judged by the numbers then too.
+    source = KEPT_FACTORS.replace("        w.grad = 0\n", "        w.data = 0\n")
+    for program in (KEPT_FACTORS, source):
+        lines, numbers, _ = run_in_cpython_with_passes(program)
+        trace = trace_source(program)
+        assert printed_lines(trace) == lines
+        assert [one["data"] for one in trace["passes"]] == numbers
+        check = trace["engine_check"]
+        assert {row["op"]: row["verdict"] for row in check["rules"]} == {"*": "right", "+": "right"}
+        assert check["sort"]["verdict"] == "right"
+        assert check["accumulation"]["verdict"] == "right"
+    # A kept factor that is wrong by the numbers then and now is still named.
+    broken = source.replace("(other.data, self.data))", "(self.data, other.data))")
+    check = trace_source(broken)["engine_check"]
+    assert {row["op"]: row["verdict"] for row in check["rules"]}["*"] == "wrong"
+
+
+# A class whose ops keep `(operand, local)` pairs and whose one method hands each
+# operand its share (`_backward_step`, run node by node by backward()), its gradient
+# named in its own words, in our own words.
+EDGE_PAIRS = """
+class S:
+    def __init__(self, value, prevs=None):
+        self.value = value
+        self.prevs = prevs if prevs is not None else []
+        self.backwards_grad = 0
+
+    def _backward_step(self):
+        for prev, local in self.prevs:
+            prev.backwards_grad += local * self.backwards_grad
+
+    def backward(self):
+        order, seen = [], set()
+        def visit(x):
+            if x not in seen:
+                seen.add(x)
+                x.backwards_grad = 0
+                for prev, _ in x.prevs:
+                    visit(prev)
+                order.append(x)
+        visit(self)
+        self.backwards_grad = 1
+        for node in reversed(order):
+            node._backward_step()
+
+    def __add__(self, other):
+        other = other if isinstance(other, S) else S(other)
+        return S(self.value + other.value, [(self, 1), (other, 1)])
+
+    def __mul__(self, other):
+        other = other if isinstance(other, S) else S(other)
+        return S(self.value * other.value, [(self, other.value), (other, self.value)])
+
+w, b = S(0.5), S(-1.0)
+for step in range(3):
+    err = w * 3.0 + b + S(-4.0)
+    loss = err * err * 0.5
+    loss.backward()
+    print(step, loss.value, w.backwards_grad, b.backwards_grad)
+    w.value -= 0.05 * w.backwards_grad
+    b.value -= 0.05 * b.backwards_grad
+"""
+
+
+def test_a_rule_method_that_forgot_the_upstream_gradient_is_a_rule_a_wrong_one() -> None:
+    # `prev.backwards_grad += local`: the method reads no gradient of its own node, so it
+    # was no rule, the pass wrote every gradient itself, and the sort was named. A `+=`
+    # into another node's gradient is a rule's work: its op is named.
+    for program, wrong in (
+        (EDGE_PAIRS, set()),
+        (EDGE_PAIRS.replace("local * self.backwards_grad", "local"), {"*", "+"}),
+    ):
+        trace = trace_source(program)
+        assert printed_lines(trace) == run_in_cpython(program)
+        check = trace["engine_check"]
+        assert {row["op"] for row in check["rules"] if row["verdict"] == "wrong"} == wrong
+        assert check["sort"]["verdict"] == "right"
+        assert check["accumulation"]["verdict"] == "right"
+
+
+def test_a_power_that_keeps_its_exponent_wrapped_as_an_operand_is_judged() -> None:
+    # `__pow__` wraps the exponent as `__add__` wraps a number and keeps it as a second
+    # operand, with its log rule: the node's op, from the method, is `**2`, of one operand
+    # in the registry, so no rule judged it and a missing factor went unnamed.
+    power = """
+    def __pow__(self, k):
+        k = k if isinstance(k, S) else S(k)
+        return S(self.value ** k.value, [(self, k.value * self.value ** (k.value - 1)),
+                                         (k, self.value ** k.value * math.log(abs(self.value)))])
+"""
+    program = "import math\n" + EDGE_PAIRS.replace("\nw, b = ", power + "\nw, b = ").replace(
+        "loss = err * err * 0.5", "loss = err ** 2 * 0.5"
+    )
+    for source, wrong in (
+        (program, set()),
+        (program.replace("(self, k.value * self.value", "(self, self.value"), {"**"}),
+    ):
+        trace = trace_source(source)
+        assert printed_lines(trace) == run_in_cpython(source)
+        check = trace["engine_check"]
+        rows = {row["op"]: row["verdict"] for row in check["rules"]}
+        assert {op for op, verdict in rows.items() if verdict == "wrong"} == wrong
+        assert rows["**"] in ("right", "wrong")
+        assert check["sort"]["verdict"] == "right"

@@ -243,11 +243,16 @@ def right_locals(node: Value, operands: Sequence[Value]) -> tuple[Locals, str] |
     if op == "**" and len(operands) == 1:  # `"pow"` of one operand: its exponent unsaid
         op = _power_found(operands[0].data, node.data)
     elif len(operands) == 2 and op.startswith("**") and _is_exponent(op[2:], operands[1]):
-        # `x ** k` that keeps k, wrapped, as its second operand: x's share is judged, not
-        # k's (a constant to most rules, which hand it 0; to some, x^k·ln x), k has no
-        # right gradient (`RightEngine.run_pass`: fewer locals than operands)
-        found = _registry_locals(registry_op(op), node.data, operands[:1])
-        return None if found is None else (found, "registry")
+        if operands[1]._prev:
+            # An exponent made of the graph (`math.e ** (2 * z)` through `__rpow__`, its
+            # op written `**2.0`): `x ** y`, both shares judged
+            op = "**"
+        else:
+            # `x ** k` that keeps k, wrapped, as its second operand: x's share is judged,
+            # not k's (a constant to most rules, which hand it 0; to some, x^k·ln x), k
+            # has no right gradient (`RightEngine.run_pass`: fewer locals than operands)
+            found = _registry_locals(registry_op(op), node.data, operands[:1])
+            return None if found is None else (found, "registry")
     if len(operands) == 2 and (op == "+" or op == "*"):
         return _sum_or_product_locals(op, node.data, operands)
     try:

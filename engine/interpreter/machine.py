@@ -1450,7 +1450,13 @@ class Machine:
             if ENUM_MIXIN_KEY in cls.namespace and not of_class:  # `str` in `Op(str, Enum)`
                 plain = enum_mixin_value(target)
                 table = self.methods.get(type(plain))
-                if table is not None and name in table:
+                # (a number's `__str__` is no method of its own type's in CPython, but
+                # object's, found past Enum's: `super().__str__()` of `L(int, Enum)` is 'L.A')
+                if (
+                    table is not None
+                    and name in table
+                    and (name != "__str__" or type(plain) is str)
+                ):
                     return table[name](plain)  # `super().upper()`: the member's str's own
                 method = container_dunder(self, type(plain), name)
                 if method is not None:  # `super().__getitem__(0)`

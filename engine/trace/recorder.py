@@ -274,10 +274,7 @@ class Recorder:
         # Whether some rule ran other nodes' rules between its writes: its frames after
         # the first carry `RESUMES`, the first one's, for the engine check (`finish`).
         self.resumed = False
-        self.hand_reachable: list[Value] = []
-        self.hand_start: dict[Value, float] = {}
-        self.hand_reached: set[Value] = set()  # and those its first node reaches
-        self.hand_end = 0  # the frames up to its last rule's
+        self.start_hand_walk()
         self.names = narrate.Names()
         # Each pass's names and the nodes its output reached (`passes[].names`).
         self.pass_names: list[tuple[narrate.Names, list[Value]]] = []
@@ -300,6 +297,14 @@ class Recorder:
         self.said_later = False
         self.underflowed: set[Value] = set()  # nodes whose data or a gradient underflowed
         self.changed_frames: list[dict[str, Any]] = []  # (`frames_with_ids`)
+
+    def start_hand_walk(self) -> None:
+        """A hand pass's walk (`open_hand_pass`), none yet (`__init__`): the nodes its
+        first node reaches, their gradients then, and the frames up to its last rule's."""
+        self.hand_reachable: list[Value] = []
+        self.hand_start: dict[Value, float] = {}
+        self.hand_reached: set[Value] = set()  # and those its first node reaches
+        self.hand_end = 0  # the frames up to its last rule's
 
     def start_left_overs(self) -> None:
         """What finds the rules a pass runs of an earlier pass's nodes (a tape nothing

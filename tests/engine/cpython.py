@@ -100,6 +100,7 @@ def assert_same_output(ours: list[str], theirs: list[str], rel: float = 1e-9) ->
     the rounding) of three or more `+=` into one gradient."""
     assert len(ours) == len(theirs), (ours, theirs)
     for mine, reference in zip(ours, theirs, strict=True):
+        mine, reference = _sets_sorted(mine), _sets_sorted(reference)
         my_words, their_words = mine.split(), reference.split()
         assert len(my_words) == len(their_words), (mine, reference)
         for a, b in zip(my_words, their_words, strict=True):
@@ -113,6 +114,62 @@ def assert_same_output(ours: list[str], theirs: list[str], rel: float = 1e-9) ->
                 else:
                     close = math.isclose(float(x), float(y), rel_tol=rel, abs_tol=1e-12)
                     assert close, (mine, reference)
+
+
+# An object's repr as a class of the program writes it (`Value(data=2.0)`).
+OBJECT_REPR = re.compile(r"[A-Za-z_]\w*\(.*\)|<[\w.]+ object at 0x[0-9a-f]+>", re.DOTALL)
+
+
+def _sets_sorted(line: str) -> str:
+    """The line with each printed set of the program's objects (`{Value(data=10.0),
+    Value(data=-6.0)}`, a node's `_prev`) in one order: CPython hashes such objects by
+    address, so a set of them prints in an order no other run need repeat. Sets of
+    numbers or strings, and dicts, keep theirs (hash or insertion order, as ours)."""
+    out: list[str] = []
+    i = 0
+    while i < len(line):
+        if line[i] != "{":
+            out.append(line[i])
+            i += 1
+            continue
+        end, items = _braced_items(line, i)
+        if end < 0:
+            out.append(line[i:])
+            break
+        if len(items) > 1 and all(OBJECT_REPR.fullmatch(item) for item in items):
+            key = lambda item: NUMBER.sub(lambda m: f"{float(m[0]):.6g}", item)  # noqa: E731
+            inner = [_sets_sorted(item) for item in items]
+            out.append("{" + ", ".join(sorted(inner, key=key)) + "}")
+        else:
+            out.append(line[i : end + 1])
+        i = end + 1
+    return "".join(out)
+
+
+def _braced_items(line: str, start: int) -> tuple[int, list[str]]:
+    """Where the `{` at `start` closes (-1 if it does not) and its top-level items split
+    on `, ` (none where a top-level `:` makes it a dict)."""
+    depth, items, begun, quote = 0, [], start + 1, ""
+    is_dict = False
+    for j in range(start, len(line)):
+        c = line[j]
+        if quote:
+            quote = "" if c == quote else quote
+        elif c in "'\"":
+            quote = c
+        elif c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+            if depth == 0:
+                items.append(line[begun:j])
+                return j, ([] if is_dict else [item for item in items if item])
+        elif depth == 1 and c == ":":
+            is_dict = True
+        elif depth == 1 and line.startswith(", ", j):
+            items.append(line[begun:j])
+            begun = j + 2
+    return -1, []
 
 
 # A decimal number as `repr` writes one (`-0.8762959357399905`, `1e-05`, `inf` is text).

@@ -71,6 +71,34 @@ def test_a_public_program_runs_as_cpython_runs_it(
     assert_leaves_among(ours, theirs)
 
 
+def test_a_printed_set_of_nodes_may_come_in_any_order_and_nothing_else_may() -> None:
+    # CPython hashes a `Value` by its address, so `print(d._prev)` orders the set as that
+    # run's allocator placed the operands (Cedrickopp's notebook, stop 57's CI).
+    assert_same_output(
+        ["{Value(data=-6.0), Value(data=10.0)} x"], ["{Value(data=10.0), Value(data=-6.0)} x"]
+    )
+    nested = "{V(d=1, p={V(d=3), V(d=2)}), V(d=0)}"
+    assert_same_output([nested], ["{V(d=0), V(d=1, p={V(d=2), V(d=3)})}"])
+    mine = "{Value(data=-6.0), Value(data=10.0)} x"
+    for theirs in (
+        "{Value(data=11.0), Value(data=-6.0)} x",  # another number
+        "{Value(data=10.0), Value(data=-6.0)} y",  # another word
+        "{Value(data=10.0), Value(data=-6.0), Value(data=-6.0)} x",  # another item
+    ):
+        with pytest.raises(AssertionError):
+            assert_same_output([mine], [theirs])
+    for mine, theirs in (
+        ("[Value(data=-6.0), Value(data=10.0)]", "[Value(data=10.0), Value(data=-6.0)]"),
+        (
+            "{1: Value(data=-6.0), 2: Value(data=10.0)}",
+            "{2: Value(data=10.0), 1: Value(data=-6.0)}",
+        ),
+        ("{'b', 'a'}", "{'a', 'b'}"),  # a set of strings: ours hashes them as CPython
+    ):
+        with pytest.raises(AssertionError):  # a list, a dict, strings keep their order
+            assert_same_output([mine], [theirs])
+
+
 def test_micrograd_s_modules_import_as_modules_and_nothing_else() -> None:
     source = (
         "import random\nfrom micrograd import nn, engine\nrandom.seed(4)\n"

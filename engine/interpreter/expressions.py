@@ -395,6 +395,32 @@ def may_be_rule(name: str) -> bool:
     return any(word in lowered for word in RULE_WORDS)
 
 
+def _class_method(obj: PInstance, method: str, named_rule: bool) -> Function | None:
+    """The class's function `obj.method()` runs, the instance keeping no attribute of that
+    name; None for a rule's name (`_backward`: watched as a rule, `is_rule`) unless it is
+    the pass there (`_pass_named_as_rule`)."""
+    fn = obj.cls.lookup(method)
+    if type(fn) is not Function or (named_rule and not _pass_named_as_rule(obj, method, fn)):
+        return None
+    return fn
+
+
+def _pass_named_as_rule(obj: PInstance, method: str, fn: Any) -> bool:
+    """Whether `node._backward()`, a name of RULE_NAMES, runs the pass: the class's method
+    of that name, where the nodes keep their rule under another name of their own
+    (`find_shape`: Akash12373/Autograd-engine's `out.backward = backward`, whose
+    `def _backward(self)` sorts and calls each node's `backward()`), and the method writes
+    no other node's gradient itself (`Function.rule_method`)."""
+    shape = obj.cls.shape
+    return (
+        type(fn) is Function
+        and obj.mirror is not None
+        and shape is not None
+        and shape.rule != method
+        and not fn.rule_method
+    )
+
+
 def is_rule(obj: PInstance, method: str) -> bool:
     """Whether `obj.method()` runs a graph node's rule: `method` is its class's rule
     name (`_backward`…), whether the node holds it or its class defines it."""
@@ -1573,11 +1599,11 @@ class ExpressionCompiler:
                 position = state.position
                 try:
                     # (A rule, `_backward` as a method of the class too, is watched below.)
-                    if not named_rule and type(obj) is PInstance and method not in obj.attrs:
-                        fn = obj.cls.lookup(method)
-                        if type(fn) is Function:
+                    if type(obj) is PInstance and method not in obj.attrs:
+                        fn = _class_method(obj, method, named_rule)
+                        if fn is not None:
                             if (
-                                watch_pass
+                                (watch_pass or named_rule)
                                 and obj.mirror is not None
                                 and fn.span not in no_passes
                                 and (method != "grad" or is_grad_pass(obj.cls))

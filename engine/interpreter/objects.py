@@ -628,7 +628,13 @@ def find_shape(
             (name for name in names if name in attrs or cls.lookup(name) is not MISSING), None
         )
 
-    rule = first(RULE_NAMES) or worded_rule(attrs) or own_rule(cls)
+    rule = first(RULE_NAMES)
+    if rule is not None and rule not in attrs:
+        # Only the class's method of that name, where each node keeps a function of its
+        # own named for a rule (Akash12373/Autograd-engine: `out.backward = backward` in
+        # each op, and `def _backward(self)` the sort and the pass): the node's own.
+        rule = worded_rule(attrs) or rule
+    rule = rule or worded_rule(attrs) or own_rule(cls)
     if own_number and (rule is None or rule not in attrs):
         # (a tape's node object, `output` and `gradient` with a `backward` method, is no
         # node of this shape: `unit_shape` reads it)

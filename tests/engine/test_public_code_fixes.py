@@ -6569,3 +6569,76 @@ def test_a_power_whose_exponent_is_made_of_the_graph_judges_the_exponents_share(
     first = {row["op"]: row for row in trace_source(lost)["engine_check"]["rules"]}["**"]["first"]
     assert first["learner"] == 0.0
     assert first["correct"] == pytest.approx(4 * math.log(2.0))
+
+
+RULE_AS_BACKWARD = """
+import math
+
+class Num:
+    def __init__(self, data, kids=(), op=""):
+        self.data = data
+        self.grad = 0.0
+        self._child = set(kids)
+        self._op = op
+        self.backward = lambda: None
+
+    def __add__(self, other):
+        out = Num(self.data + other.data, (self, other), "+")
+        def backward():
+            self.grad += out.grad
+            other.grad += out.grad
+        out.backward = backward
+        return out
+
+    def __mul__(self, other):
+        out = Num(self.data * other.data, (self, other), "*")
+        def backward():
+            self.grad += other.data * out.grad
+            other.grad += self.data * out.grad
+        out.backward = backward
+        return out
+
+    def tanh(self):
+        t = math.tanh(self.data)
+        out = Num(t, (self,), "tanh")
+        def backward():
+            self.grad += (1 - t * t) * out.grad
+        out.backward = backward
+        return out
+
+    def _backward(self):
+        order, seen = [], set()
+        def visit(n):
+            if n not in seen:
+                seen.add(n)
+                for k in n._child:
+                    visit(k)
+                order.append(n)
+            return order
+        order = visit(self)
+        self.grad = 1
+        for n in reversed(order):
+            n.backward()
+
+x, w, b = Num(2.0), Num(-0.5), Num(0.25)
+y = (x * w + b * x).tanh()
+y._backward()
+print(round(y.data, 12), round(x.grad, 12), round(w.grad, 12), round(b.grad, 12))
+"""
+
+
+def test_a_rule_kept_as_a_nodes_own_backward_beside_the_pass_named_backward() -> None:
+    # Akash12373/Autograd-engine's shape: each op sets `out.backward = backward`, and the
+    # class's `_backward(self)` sorts and calls `n.backward()` node by node. `_backward`,
+    # a rule's name elsewhere, is the pass here: every rule was unchecked and the sort
+    # called wrong, the whole pass read as the output's rule run by hand.
+    wrong = RULE_AS_BACKWARD.replace("other.data * out.grad", "other.data")
+    for source, wrong_ops in ((RULE_AS_BACKWARD, set()), (wrong, {"*"})):
+        trace = trace_source(source)
+        assert printed_lines(trace) == run_in_cpython(source)
+        assert len(trace["passes"]) == 1
+        check = trace["engine_check"]
+        rows = {row["op"]: row["verdict"] for row in check["rules"]}
+        assert set(rows) == {"+", "*", "tanh"}
+        assert {op for op, verdict in rows.items() if verdict != "right"} == wrong_ops
+        assert check["sort"]["verdict"] == "right"

@@ -3864,3 +3864,49 @@ def test_a_rerun_of_an_op_no_table_knows_is_bounded(work: str, count: int, refer
     verdict = trace["engine_check"]["rules"][0]["verdict"]
     assert verdict == ("right" if reference else "unchecked")
     assert printed_lines(trace) == run_in_cpython(source)
+
+
+PASS_NAMED_AS_RULE = """
+class N:
+    def __init__(self, data, kids=()):
+        self.data = data
+        self.grad = 0.0
+        self._child = set(kids)
+        self.backward = lambda: None
+    def __mul__(self, o):
+        out = N(self.data * o.data, (self, o))
+        def backward():
+            self.grad += o.data * out.grad
+            o.grad += self.data * out.grad
+        out.backward = backward
+        return out
+    def _backward(self):
+        BODY
+a, b = N(2.0), N(3.0)
+c = a * b
+c._backward()
+"""
+
+
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [
+        ("self.grad = 1\n        self._backward()", "RecursionError"),  # itself, without end
+        ("while True:\n            self.backward()", "ran too many steps"),  # the rule, forever
+    ],
+)
+def test_a_pass_named_as_a_rule_is_bounded_as_any_pass(body: str, words: str) -> None:
+    # `_backward` as the pass where each node keeps its rule as `self.backward`
+    # (Akash12373/Autograd-engine's shape): run without end, it ends with CPython's error
+    # or the bound that stops it, at once; on a node made its own operand, as CPython.
+    started = time.monotonic()
+    with pytest.raises(EngineError, match=words):
+        trace_source(PASS_NAMED_AS_RULE.replace("BODY", body), limits=Limits(max_steps=200_000))
+    assert time.monotonic() - started < 10.0
+    cycle = (
+        PASS_NAMED_AS_RULE.replace(
+            "BODY", "self._child.add(self)\n        self.grad = 1\n        self.backward()"
+        )
+        + "print(a.grad, b.grad, c.grad)\n"
+    )
+    assert printed_lines(trace_source(cycle)) == run_in_cpython(cycle)

@@ -817,16 +817,18 @@ class Recorder:
         value to store (a gradient check's re-run may move it, `Rerun.wrote`)."""
         if self.detached:  # a re-run of an op's call (`op_rerun`): no write to a node
             raise ProgramError(f"a re-run may not set the {field} of a node")
-        if field == "data" and type(obj) is Value:
-            self.last_data_write = seq = next(creation_order)
-            self.data_writes.setdefault(obj, []).append((seq, before))
         node = obj if type(obj) is Value else obj.mirror
-        if field == "data" and node is not obj:
-            # A node of the program's own class: what it held, for `born_locals` alone
-            # (its build frame shows the numbers as they are). `count(n)`: the next node
-            # made is numbered n, so every node made so far is older than this write.
-            made = int(repr(creation_order)[6:-1])
-            self.own_data_writes.setdefault(node, []).append((made, before))
+        if field == "data":
+            # The write's place on the clock that numbers the nodes: every node made so
+            # far is older than it, every node made later newer.
+            seq = next(creation_order)
+            if node is obj:
+                self.last_data_write = seq
+                self.data_writes.setdefault(obj, []).append((seq, before))
+            else:
+                # A node of the program's own class: what it held, for `born_locals`
+                # alone (its build frame shows the numbers as they are).
+                self.own_data_writes.setdefault(node, []).append((seq, before))
         if self.rerun is not None and field == "data":
             after = self.rerun.wrote(node, after)
         self.record_write(obj, node, field, before, after)

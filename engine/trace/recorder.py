@@ -84,6 +84,7 @@ from backprop_animator.engine.lab.right_engine import (
     Locals,
     RightEngine,
     agrees,
+    keeps_exponent,
     right_locals,
     sum_rounding,
     table_knows,
@@ -484,12 +485,27 @@ class Recorder:
             self.rerun.made(mirror, count, self)
         if mirrors:
             self.positions[mirror] = state.position
-            if type(name) is str and not table_knows(name, len(mirrors)):
+            if type(name) is str and not self.table_answers(name, mirrors):
                 self.note_call(instance, mirror)
         if self.count > self.limits.max_nodes:
             raise ProgramError(
                 self.limits.exceeded("max_nodes", "the graph has too many nodes").message
             )
+
+    def table_answers(self, op: str, operands: Sequence[Value]) -> bool:
+        """Whether `right_locals` will answer a node of `op` over `operands` without a
+        re-run of its call: a table knows `op`, or the node is `x ** k` keeping k, a
+        leaf, as its second operand (`Value(x.data ** k.data, (x, k), f'**{k.data}')`),
+        read off k's number as the program holds it (its mirror's is not yet synced)."""
+        if table_knows(op, len(operands)):
+            return True
+        if len(operands) != 2 or operands[1]._prev:
+            return False
+        exponent = self.instance_of.get(operands[1])
+        shape = exponent.cls.shape if exponent is not None else None
+        if exponent is None or shape is None:
+            return False
+        return keeps_exponent(op, exponent.attrs.get(shape.number))
 
     def note_call(self, instance: PInstance, node: Value) -> None:
         """A node whose op no table knows: the call of the program's that made it, noted

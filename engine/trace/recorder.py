@@ -1756,11 +1756,12 @@ class Recorder:
         reachable: list[Value],
         start: dict[Value, float],
         end: int,
+        seed: float = 1.0,
     ) -> None:
-        """The pass is done: the right engine's pass beside it, from `start`; the frames
-        after `end` belong to the next pass."""
+        """The pass is done: the right engine's pass beside it, from `start` and `seed`
+        (the output's gradient as it starts); the frames after `end` belong to the next
+        pass."""
         skipped = self.rule_skipped
-        seed = 1.0
         if self.holder_pass and self.hand_pass:
             # The seed a program gives the unit its gates' backward() calls start from (a
             # loss's gradient, `pull`) is the pass's, as the chain rule's start (and the
@@ -2745,7 +2746,8 @@ class Recorder:
             self.engine_pass(last)
             return
         if type(last) is PInstance and last.mirror is not None and not self.holder_pass:
-            raise ProgramError("the program's result is a node of its own class: call .backward()")
+            self.pass_of_no_rule(last)
+            return
         if self.unshaped is not None:
             if not self.holder_pass and holds_unit(self.unshaped, itself=True):
                 raise HolderPass  # its units drawn as nodes, its gates' rules run by hand
@@ -2822,6 +2824,10 @@ class Recorder:
                 "(self, other)), with node.grad, and a backward() that pushes each node's "
                 "gradient into its operands' grad"
             )
+        newest = self.newest_own_node()
+        if newest is not None:
+            self.pass_of_no_rule(newest)
+            return
         if last is None:
             raise ProgramError(NO_RESULT)
         raise ProgramError(
@@ -2829,6 +2835,45 @@ class Recorder:
             "classes or other Python, numbers stay numbers (x = 2.0 is not a leaf): make "
             "inputs with Value(2.0) and call .backward() on the output"
         )
+
+    def newest_own_node(self) -> PInstance | None:
+        """The program's own node made last that has operands (what a program making no
+        pass and keeping no result built last: a test's graph), if any."""
+        newest: PInstance | None = None
+        seq = -1
+        self.state.charge(1 + len(self.instance_of) // ITEMS_PER_STEP)
+        for node, instance in self.instance_of.items():
+            if node._prev and node._seq > seq:
+                newest, seq = instance, node._seq
+        return newest
+
+    def pass_of_no_rule(self, instance: PInstance) -> None:
+        """A program of its own class that makes no pass and calls no rule (it works out
+        the gradients itself, `a.grad = b.data * c.grad`, or never asks for them: a test
+        of the forward pass): one pass from `instance`'s node that runs no rule, its
+        sort frame saying so, the gradients the program wrote the update frames before
+        it. The right engine starts it from the gradients the nodes had before the
+        program first wrote one."""
+        output = instance.mirror
+        assert output is not None
+        written: dict[Value, float] = {}
+        for frame in self.frames:
+            if frame["phase"] == "update":
+                for node, field, before, _ in frame["changes"]:
+                    if field == "grad" and node not in written:
+                        written[node] = float(before)
+        reachable, sort = self.open_own_pass(instance, output)
+        sort["text"] = narrate.no_pass_text(
+            len(reachable), self.names(output), any(node in written for node in reachable)
+        )
+        self.sort_writes = True  # (`open_hand_pass`: the sort frame keeps its changes)
+        seeded = float(output.grad)
+        sort["changes"].append((output, "grad", seeded, seeded))
+        start = {node: written.get(node, float(node.grad)) for node in reachable}
+        self.right.touched.update(reachable)
+        # A right engine starts where the program did: from the gradient it gave the
+        # output (none, 0, where it never asks for gradients).
+        self.close_own_pass(output, [], reachable, start, len(self.frames), seeded)
 
     def frames_with_ids(self, ids: dict[Value, str]) -> list[dict[str, Any]]:
         """The frames as the trace has them (update frames that change nothing left out,

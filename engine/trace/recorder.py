@@ -145,6 +145,16 @@ OWN_RULES_REFUSE_MISTAKE = (
 )
 
 
+def _wrote_gradients(frames: list[dict[str, Any]], nodes: set[Value]) -> bool:
+    """Whether an update frame among `frames` wrote the gradient of one of `nodes`."""
+    return any(
+        field == "grad" and node in nodes
+        for frame in frames
+        if frame["phase"] == "update"
+        for node, field, _, _ in frame["changes"]
+    )
+
+
 def _held_then(writes: dict[Value, list[tuple[int, Any]]], node: Value, seq: int) -> Any:
     """`node.data` as it was when the node numbered `seq` was made, by `writes`."""
     mine = writes.get(node)
@@ -2828,6 +2838,10 @@ class Recorder:
         if newest is not None:
             self.pass_of_no_rule(newest)
             return
+        made = self.newest_engine_node()
+        if made is not None:
+            self.engine_pass_of_no_rule(made)
+            return
         if last is None:
             raise ProgramError(NO_RESULT)
         raise ProgramError(
@@ -2847,6 +2861,38 @@ class Recorder:
                 newest, seq = instance, node._seq
         return newest
 
+    def newest_engine_node(self) -> Value | None:
+        """The engine's Value with operands the program made last, if any."""
+        instance_of = self.instance_of
+        self.state.charge(1 + len(self.owner_of) // ITEMS_PER_STEP)
+        made = [node for node in self.owner_of if node._prev and node not in instance_of]
+        return max(made, key=_SEQ) if made else None
+
+    def engine_pass_of_no_rule(self, output: Value) -> None:
+        """A program of the engine's Values that calls no backward() and whose result is
+        none (it works out the gradients itself, `a.grad = b.data * c.grad` last, or
+        ends with no Value): one pass from the node it made last that runs no rule, as
+        `pass_of_no_rule` for a class of the program's. (A mistaken engine runs no rule
+        either: its gradients are the right ones.)"""
+        index = len(self.passes)
+        if self.rerun is not None:
+            self.rerun.pass_starts(output, index, self.state.steps)
+        reachable = topological_order(output)
+        sort = self.begin_pass(output, reachable)
+        sort["text"] = narrate.no_pass_text(
+            len(reachable), self.names(output), _wrote_gradients(self.frames, set(reachable))
+        )
+        sort["changes"].append((output, "grad", output.grad, output.grad))
+        self.sort_writes = True  # (the sort frame keeps its changes, as a hand pass's)
+        if self.mistake is not None:
+            found = {node: node.grad for node in reachable}
+            self.correct.update(found)
+            self.pass_correct.append(found)
+        self.passes.append((output, [], output.data))
+        self.pass_end = len(self.frames)
+        if self.rerun is not None:
+            self.rerun.pass_ends(reachable, index, self)
+
     def pass_of_no_rule(self, instance: PInstance) -> None:
         """A program of its own class that makes no pass and calls no rule (it works out
         the gradients itself, `a.grad = b.data * c.grad`, or never asks for them: a test
@@ -2864,7 +2910,7 @@ class Recorder:
                         written[node] = float(before)
         reachable, sort = self.open_own_pass(instance, output)
         sort["text"] = narrate.no_pass_text(
-            len(reachable), self.names(output), any(node in written for node in reachable)
+            len(reachable), self.names(output), _wrote_gradients(self.frames, set(reachable))
         )
         self.sort_writes = True  # (`open_hand_pass`: the sort frame keeps its changes)
         seeded = float(output.grad)

@@ -241,3 +241,24 @@ def test_gradients_worked_out_by_hand_between_calls_stay_updates() -> None:
     updates = [f for f in trace["frames"] if f["phase"] == "update"]
     assert updates[-1]["line"] == source.splitlines().index("x.grad += w.data * xw.grad") + 1
     assert len(backward_frames(trace, 0)) == 2
+
+
+def test_the_chain_rule_by_hand_on_the_engines_values_runs_no_rule_either() -> None:
+    # micrograd's Value, the gradients written by hand, the last statement a write (no
+    # Value result): it was refused ("the program's result is not a Value ... call
+    # .backward()") where CPython prints. No engine pass is added to what it wrote.
+    source = (
+        "from micrograd.engine import Value\n"
+        "a = Value(2.0); b = Value(-3.0); c = a * b\n"
+        "c.grad = 1.0\na.grad = b.data * c.grad\nb.grad = a.data * c.grad\n"
+        "print(a.grad, b.grad)\n"
+    )
+    trace = trace_source(source)
+    assert printed_lines(trace) == run_in_cpython(source) == ["-3.0 2.0"]
+    assert [f["phase"] for f in trace["frames"]] == ["build", *["update"] * 3, "sort"]
+    assert {node["label"]: node["grad"] for node in trace["nodes"]} == {
+        "a": -3.0, "b": 2.0, "c": 1.0
+    }  # fmt: skip
+    assert trace["passes"][0]["topo"] == []
+    (check,) = gradcheck_source(source, h=[1e-6], leaves=["a"])["checks"]
+    assert check["rows"][0]["numeric"] == pytest.approx(-3.0, rel=1e-6)

@@ -188,8 +188,9 @@ def trace_program(
                         raise
                 finally:
                     alias_charging.reset(charging)
-            if rerun is not None and not rerun.first:
+            if rerun is not None and not rerun.first and (recorder.passes or recorder.hand_rules):
                 return None  # it never reached the pass it was run for
+            # (A run with no pass reaches it in `finish`: the pass it opens at the end.)
             return recorder.finish(source, granularity, globals_)
     except PassReached:
         return None

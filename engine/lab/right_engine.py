@@ -242,7 +242,7 @@ def right_locals(node: Value, operands: Sequence[Value]) -> tuple[Locals, str] |
         op = registry_op(op)
     if op == "**" and len(operands) == 1:  # `"pow"` of one operand: its exponent unsaid
         op = _power_found(operands[0].data, node.data)
-    elif len(operands) == 2 and op.startswith("**") and _is_exponent(op[2:], operands[1]):
+    elif len(operands) == 2 and op.startswith("**") and _is_exponent(op[2:], operands[1].data):
         if operands[1]._prev:
             # An exponent made of the graph (`math.e ** (2 * z)` through `__rpow__`, its
             # op written `**2.0`): `x ** y`, both shares judged
@@ -323,10 +323,19 @@ def _table_knows(op: str, count: int) -> bool:
     return _numeric_function(named, count) is not None
 
 
-def _is_exponent(text: str, operand: Value) -> bool:
-    """Whether `operand`'s number is the exponent `text` of a `**k` op (`"2"`, `"-1"`)."""
+def keeps_exponent(op: str, exponent: Any) -> bool:
+    """Whether a node of `op` whose second operand is a leaf numbered `exponent` is `x ** k`
+    keeping k, wrapped, as that operand: `right_locals` answers it from the registry, by
+    `op`'s name and that number alone. Example: `keeps_exponent("**2", 2.0)` is True,
+    `keeps_exponent("**2", 3.0)` and `keeps_exponent("cube", 3.0)` False."""
+    named = registry_op(op)
+    return named.startswith("**") and _is_exponent(named[2:], exponent)
+
+
+def _is_exponent(text: str, number: Any) -> bool:
+    """Whether `number` is the exponent `text` of a `**k` op (`"2"`, `"-1"`)."""
     try:
-        return float(text) == float(operand.data)
+        return float(text) == float(number)
     except (ValueError, TypeError, OverflowError):
         return False
 

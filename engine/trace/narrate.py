@@ -479,6 +479,18 @@ def by_hand_text(count: int, output: str, rule: str) -> str:
     )
 
 
+def no_pass_text(count: int, output: str, wrote: bool) -> str:
+    """In place of the sort, for a program of its own class that calls no backward() and
+    no node's rule: it works out the gradients itself (`wrote`), or never asks for them."""
+    built = f"the program builds the graph up to {output} ({count} {nodes_word(count)} reach it)"
+    if wrote:
+        return (
+            f"No backward() here, nor a node's rule: {built} and works out the gradients "
+            "itself, in the frames before this one, as a chain rule by hand."
+        )
+    return f"No backward() here, nor a node's rule: {built} and never asks for its gradients."
+
+
 def by_holder_text(count: int, output: str, holder: str) -> str:
     """In place of the sort, for a pass the program runs by hand through the objects
     that made its nodes (the "Hacker's guide" gates: `sg.backward()`, then the next

@@ -84,6 +84,7 @@ from backprop_animator.engine.lab.right_engine import (
     Locals,
     RightEngine,
     agrees,
+    keeps_exponent,
     right_locals,
     sum_rounding,
     table_knows,
@@ -142,6 +143,16 @@ OWN_RULES_REFUSE_MISTAKE = (
     "rules and sort: the bug lab's mistakes change the built-in engine's. Write the bug "
     "into your class instead; Check your engine shows where it parts from a right one"
 )
+
+
+def _wrote_gradients(frames: list[dict[str, Any]], nodes: set[Value]) -> bool:
+    """Whether an update frame among `frames` wrote the gradient of one of `nodes`."""
+    return any(
+        field == "grad" and node in nodes
+        for frame in frames
+        if frame["phase"] == "update"
+        for node, field, _, _ in frame["changes"]
+    )
 
 
 def _held_then(writes: dict[Value, list[tuple[int, Any]]], node: Value, seq: int) -> Any:
@@ -484,12 +495,27 @@ class Recorder:
             self.rerun.made(mirror, count, self)
         if mirrors:
             self.positions[mirror] = state.position
-            if type(name) is str and not table_knows(name, len(mirrors)):
+            if type(name) is str and not self.table_answers(name, mirrors):
                 self.note_call(instance, mirror)
         if self.count > self.limits.max_nodes:
             raise ProgramError(
                 self.limits.exceeded("max_nodes", "the graph has too many nodes").message
             )
+
+    def table_answers(self, op: str, operands: Sequence[Value]) -> bool:
+        """Whether `right_locals` will answer a node of `op` over `operands` without a
+        re-run of its call: a table knows `op`, or the node is `x ** k` keeping k, a
+        leaf, as its second operand (`Value(x.data ** k.data, (x, k), f'**{k.data}')`),
+        read off k's number as the program holds it (its mirror's is not yet synced)."""
+        if table_knows(op, len(operands)):
+            return True
+        if len(operands) != 2 or operands[1]._prev:
+            return False
+        exponent = self.instance_of.get(operands[1])
+        shape = exponent.cls.shape if exponent is not None else None
+        if exponent is None or shape is None:
+            return False
+        return keeps_exponent(op, exponent.attrs.get(shape.number))
 
     def note_call(self, instance: PInstance, node: Value) -> None:
         """A node whose op no table knows: the call of the program's that made it, noted
@@ -817,16 +843,18 @@ class Recorder:
         value to store (a gradient check's re-run may move it, `Rerun.wrote`)."""
         if self.detached:  # a re-run of an op's call (`op_rerun`): no write to a node
             raise ProgramError(f"a re-run may not set the {field} of a node")
-        if field == "data" and type(obj) is Value:
-            self.last_data_write = seq = next(creation_order)
-            self.data_writes.setdefault(obj, []).append((seq, before))
         node = obj if type(obj) is Value else obj.mirror
-        if field == "data" and node is not obj:
-            # A node of the program's own class: what it held, for `born_locals` alone
-            # (its build frame shows the numbers as they are). `count(n)`: the next node
-            # made is numbered n, so every node made so far is older than this write.
-            made = int(repr(creation_order)[6:-1])
-            self.own_data_writes.setdefault(node, []).append((made, before))
+        if field == "data":
+            # The write's place on the clock that numbers the nodes: every node made so
+            # far is older than it, every node made later newer.
+            seq = next(creation_order)
+            if node is obj:
+                self.last_data_write = seq
+                self.data_writes.setdefault(obj, []).append((seq, before))
+            else:
+                # A node of the program's own class: what it held, for `born_locals`
+                # alone (its build frame shows the numbers as they are).
+                self.own_data_writes.setdefault(node, []).append((seq, before))
         if self.rerun is not None and field == "data":
             after = self.rerun.wrote(node, after)
         self.record_write(obj, node, field, before, after)
@@ -1738,11 +1766,12 @@ class Recorder:
         reachable: list[Value],
         start: dict[Value, float],
         end: int,
+        seed: float = 1.0,
     ) -> None:
-        """The pass is done: the right engine's pass beside it, from `start`; the frames
-        after `end` belong to the next pass."""
+        """The pass is done: the right engine's pass beside it, from `start` and `seed`
+        (the output's gradient as it starts); the frames after `end` belong to the next
+        pass."""
         skipped = self.rule_skipped
-        seed = 1.0
         if self.holder_pass and self.hand_pass:
             # The seed a program gives the unit its gates' backward() calls start from (a
             # loss's gradient, `pull`) is the pass's, as the chain rule's start (and the
@@ -2727,7 +2756,8 @@ class Recorder:
             self.engine_pass(last)
             return
         if type(last) is PInstance and last.mirror is not None and not self.holder_pass:
-            raise ProgramError("the program's result is a node of its own class: call .backward()")
+            self.pass_of_no_rule(last)
+            return
         if self.unshaped is not None:
             if not self.holder_pass and holds_unit(self.unshaped, itself=True):
                 raise HolderPass  # its units drawn as nodes, its gates' rules run by hand
@@ -2804,6 +2834,14 @@ class Recorder:
                 "(self, other)), with node.grad, and a backward() that pushes each node's "
                 "gradient into its operands' grad"
             )
+        newest = self.newest_own_node()
+        if newest is not None:
+            self.pass_of_no_rule(newest)
+            return
+        made = self.newest_engine_node()
+        if made is not None:
+            self.engine_pass_of_no_rule(made)
+            return
         if last is None:
             raise ProgramError(NO_RESULT)
         raise ProgramError(
@@ -2811,6 +2849,77 @@ class Recorder:
             "classes or other Python, numbers stay numbers (x = 2.0 is not a leaf): make "
             "inputs with Value(2.0) and call .backward() on the output"
         )
+
+    def newest_own_node(self) -> PInstance | None:
+        """The program's own node made last that has operands (what a program making no
+        pass and keeping no result built last: a test's graph), if any."""
+        newest: PInstance | None = None
+        seq = -1
+        self.state.charge(1 + len(self.instance_of) // ITEMS_PER_STEP)
+        for node, instance in self.instance_of.items():
+            if node._prev and node._seq > seq:
+                newest, seq = instance, node._seq
+        return newest
+
+    def newest_engine_node(self) -> Value | None:
+        """The engine's Value with operands the program made last, if any."""
+        instance_of = self.instance_of
+        self.state.charge(1 + len(self.owner_of) // ITEMS_PER_STEP)
+        made = [node for node in self.owner_of if node._prev and node not in instance_of]
+        return max(made, key=_SEQ) if made else None
+
+    def engine_pass_of_no_rule(self, output: Value) -> None:
+        """A program of the engine's Values that calls no backward() and whose result is
+        none (it works out the gradients itself, `a.grad = b.data * c.grad` last, or
+        ends with no Value): one pass from the node it made last that runs no rule, as
+        `pass_of_no_rule` for a class of the program's. (A mistaken engine runs no rule
+        either: its gradients are the right ones.)"""
+        index = len(self.passes)
+        if self.rerun is not None:
+            self.rerun.pass_starts(output, index, self.state.steps)
+        reachable = topological_order(output)
+        sort = self.begin_pass(output, reachable)
+        sort["text"] = narrate.no_pass_text(
+            len(reachable), self.names(output), _wrote_gradients(self.frames, set(reachable))
+        )
+        sort["changes"].append((output, "grad", output.grad, output.grad))
+        self.sort_writes = True  # (the sort frame keeps its changes, as a hand pass's)
+        if self.mistake is not None:
+            found = {node: node.grad for node in reachable}
+            self.correct.update(found)
+            self.pass_correct.append(found)
+        self.passes.append((output, [], output.data))
+        self.pass_end = len(self.frames)
+        if self.rerun is not None:
+            self.rerun.pass_ends(reachable, index, self)
+
+    def pass_of_no_rule(self, instance: PInstance) -> None:
+        """A program of its own class that makes no pass and calls no rule (it works out
+        the gradients itself, `a.grad = b.data * c.grad`, or never asks for them: a test
+        of the forward pass): one pass from `instance`'s node that runs no rule, its
+        sort frame saying so, the gradients the program wrote the update frames before
+        it. The right engine starts it from the gradients the nodes had before the
+        program first wrote one."""
+        output = instance.mirror
+        assert output is not None
+        written: dict[Value, float] = {}
+        for frame in self.frames:
+            if frame["phase"] == "update":
+                for node, field, before, _ in frame["changes"]:
+                    if field == "grad" and node not in written:
+                        written[node] = float(before)
+        reachable, sort = self.open_own_pass(instance, output)
+        sort["text"] = narrate.no_pass_text(
+            len(reachable), self.names(output), _wrote_gradients(self.frames, set(reachable))
+        )
+        self.sort_writes = True  # (`open_hand_pass`: the sort frame keeps its changes)
+        seeded = float(output.grad)
+        sort["changes"].append((output, "grad", seeded, seeded))
+        start = {node: written.get(node, float(node.grad)) for node in reachable}
+        self.right.touched.update(reachable)
+        # A right engine starts where the program did: from the gradient it gave the
+        # output (none, 0, where it never asks for gradients).
+        self.close_own_pass(output, [], reachable, start, len(self.frames), seeded)
 
     def frames_with_ids(self, ids: dict[Value, str]) -> list[dict[str, Any]]:
         """The frames as the trace has them (update frames that change nothing left out,

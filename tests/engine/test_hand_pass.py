@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from backprop_animator.engine import EngineError, enginecheck_source, trace_source
+from backprop_animator.engine import enginecheck_source, trace_source
 from backprop_animator.engine.lab.gradcheck import gradcheck_source
 from tests.engine.cpython import assert_same_output, printed_lines, run_in_cpython
 
@@ -159,9 +159,50 @@ def test_the_gradient_check_moves_a_leaf_of_a_hand_pass() -> None:
     assert first["checks"][0]["analytic"] != second["checks"][0]["analytic"]
 
 
-def test_a_program_with_no_pass_and_no_hand_call_is_still_refused() -> None:
-    with pytest.raises(EngineError, match=r"call \.backward"):
-        trace_source(ENGINE)
+# The chain rule by hand: no backward(), no rule called; the program writes each gradient.
+CHAIN_BY_HAND = (
+    "xw.grad = (1 - o.data**2) * o.grad\nn.grad = xw.grad\nb.grad = n.grad\n"
+    "x.grad = w.data * xw.grad\nw.grad = x.data * xw.grad\n" + PRINT
+)
+
+
+def test_gradients_worked_out_by_hand_are_update_frames_of_a_pass_of_no_rule() -> None:
+    # It was refused ("call .backward()") where CPython prints. Its graph is shown up to
+    # the output, each hand-set gradient an update frame, no rule run, the gradients the
+    # program's own, a right engine's beside them from the seed the program gave.
+    source = ENGINE + CHAIN_BY_HAND
+    trace = trace_source(source)
+    assert_same_output(printed_lines(trace), run_in_cpython(source))
+    ids = {node["label"] or node["name"]: node["id"] for node in trace["nodes"]}
+    assert len(trace["passes"]) == 1 and trace["output"] == ids["o"]
+    assert trace["passes"][0]["topo"] == []
+    assert not [f for f in trace["frames"] if f["phase"] == "backward"]
+    sort = next(f for f in trace["frames"] if f["phase"] == "sort")
+    assert sort["text"].startswith("No backward() here, nor a node's rule")
+    assert "works out the gradients itself" in sort["text"]
+    updated = [c["node"] for f in trace["frames"] if f["phase"] == "update" for c in f["changes"]]
+    assert updated == [ids[name] for name in ("o", "xw", "n", "b", "x", "w")]
+    by_name = {node["label"]: node for node in trace["nodes"]}
+    assert by_name["x"]["grad"] == pytest.approx(by_name["x"]["correct_grad"])
+    assert by_name["w"]["grad"] == pytest.approx(by_name["w"]["correct_grad"])
+    assert trace["engine_check"]["sort"]["verdict"] == "right"
+    # The gradient check compares the program's own gradients with the difference quotient.
+    (check,) = gradcheck_source(source, h=[1e-6], leaves=["w"])["checks"]
+    assert check["rows"][0]["numeric"] == pytest.approx(check["analytic"], rel=1e-4)
+
+
+def test_a_program_that_builds_a_graph_and_never_asks_for_gradients_is_shown() -> None:
+    # No pass, no result but the graph: the forward pass, its last node the output; a
+    # right engine given no seed gives no gradient either.
+    source = ENGINE.replace("o.grad = 1.0\n", "") + "print(o.data)\n"
+    trace = trace_source(source)
+    assert printed_lines(trace) == run_in_cpython(source)
+    sort = next(f for f in trace["frames"] if f["phase"] == "sort")
+    assert sort["text"].endswith("never asks for its gradients.")
+    assert [f["phase"] for f in trace["frames"]].count("build") == 3
+    assert {node["correct_grad"] for node in trace["nodes"]} == {0.0}
+    rows = enginecheck_source(source)["rules"]
+    assert {row["verdict"] for row in rows} == {"unchecked"}
 
 
 def test_the_right_engine_starts_each_walk_where_the_program_left_the_gradients() -> None:
@@ -200,3 +241,24 @@ def test_gradients_worked_out_by_hand_between_calls_stay_updates() -> None:
     updates = [f for f in trace["frames"] if f["phase"] == "update"]
     assert updates[-1]["line"] == source.splitlines().index("x.grad += w.data * xw.grad") + 1
     assert len(backward_frames(trace, 0)) == 2
+
+
+def test_the_chain_rule_by_hand_on_the_engines_values_runs_no_rule_either() -> None:
+    # micrograd's Value, the gradients written by hand, the last statement a write (no
+    # Value result): it was refused ("the program's result is not a Value ... call
+    # .backward()") where CPython prints. No engine pass is added to what it wrote.
+    source = (
+        "from micrograd.engine import Value\n"
+        "a = Value(2.0); b = Value(-3.0); c = a * b\n"
+        "c.grad = 1.0\na.grad = b.data * c.grad\nb.grad = a.data * c.grad\n"
+        "print(a.grad, b.grad)\n"
+    )
+    trace = trace_source(source)
+    assert printed_lines(trace) == run_in_cpython(source) == ["-3.0 2.0"]
+    assert [f["phase"] for f in trace["frames"]] == ["build", *["update"] * 3, "sort"]
+    assert {node["label"]: node["grad"] for node in trace["nodes"]} == {
+        "a": -3.0, "b": 2.0, "c": 1.0
+    }  # fmt: skip
+    assert trace["passes"][0]["topo"] == []
+    (check,) = gradcheck_source(source, h=[1e-6], leaves=["a"])["checks"]
+    assert check["rows"][0]["numeric"] == pytest.approx(-3.0, rel=1e-6)

@@ -268,3 +268,41 @@ def test_a_call_that_returns_another_node_made_of_the_noted_one_is_not_taken() -
     )
     found = nodes(program(method, tail))
     assert "reference" not in found["cube"]
+
+
+WRAPPED_POWER = """def __pow__(self, other):
+    other = other if isinstance(other, Value) else Value(other)
+    out = Value(self.data ** other.data, (self, other), f'**{other.data}')
+    def _backward():
+        self.grad += other.data * self.data ** (other.data - 1) * out.grad
+    out._backward = _backward
+    return out
+"""
+
+
+def test_a_power_keeping_its_exponent_wrapped_is_answered_by_the_table_not_a_rerun(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # `x ** 2` keeping 2 as a leaf operand: `right_locals` answers it from the registry,
+    # so noting its call for a re-run would be work thrown away.
+    from backprop_animator.engine.trace.recorder import Recorder
+
+    noted: list[str] = []
+    note = Recorder.note_call
+
+    def counting(recorder: Recorder, instance: Any, node: Any) -> None:
+        noted.append(node._op)
+        note(recorder, instance, node)
+
+    monkeypatch.setattr(Recorder, "note_call", counting)
+    source = program(WRAPPED_POWER, "x = Value(3.0)\ny = x ** 2\ny.backward()\nprint(x.grad)\n")
+    trace = trace_source(source)
+    assert noted == []
+    assert [node["correct_grad"] for node in trace["nodes"] if node["label"] == "x"] == [6.0]
+    (row,) = enginecheck_source(source)["rules"]
+    assert (row["op"], row["verdict"]) == ("**", "right")
+    # A power whose second operand is not its exponent is still noted.
+    noted.clear()
+    fifth = WRAPPED_POWER.replace("f'**{other.data}'", "'**5'")
+    trace_source(program(fifth, "x = Value(3.0)\ny = x ** 2\ny.backward()\n"))
+    assert noted == ["**5"]

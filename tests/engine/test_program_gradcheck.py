@@ -164,3 +164,12 @@ def test_a_checks_re_runs_work_out_the_trees_facts_once(monkeypatch: pytest.Monk
     )
     assert gradcheck_source(source, **CENTRAL) == before
     assert len(calls) == 1
+
+
+def test_a_real_program_with_no_backward_is_checked_at_the_pass_it_is_traced_with() -> None:
+    # Its one pass is opened once the program has ended: a re-run that moved a leaf
+    # reaches it there too (it said "the program no longer reaches backward pass 0").
+    source = "def f(x):\n    return x * x\na = Value(3.0)\nb = f(a)\nb\n"
+    (check,) = gradcheck_source(source, **CENTRAL)["checks"]
+    assert check["analytic"] == 6.0
+    assert check["rows"][0]["numeric"] == pytest.approx(6.0, rel=1e-5)

@@ -995,3 +995,30 @@ def test_expected_failures_of_subtests_and_a_tests_exit_are_cpythons(
     assert "SystemExit: 3" in lines
     assert "the run went on" in lines
     assert "never: the expected failure ends the test" not in lines
+
+
+def test_a_test_file_whose_tests_make_no_pass_runs_and_shows_its_last_graph(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Tests of the forward pass alone, and of a gradient set by hand: refused before
+    # ("the program has no result ... call .backward()") where CPython runs them.
+    forward = OWN_VALUE[: OWN_VALUE.index("class TestValue")] + (
+        "class TestForward(unittest.TestCase):\n"
+        "    def test_mul(self):\n"
+        "        self.assertEqual((Value(2.0) * Value(-3.0)).data, -6.0)\n"
+        "    def test_by_hand(self):\n"
+        "        a, b = Value(2.0), Value(-3.0)\n"
+        "        c = a * b\n"
+        "        c.grad = 1.0\n"
+        "        a.grad = b.data * c.grad\n"
+        "        self.assertEqual(a.grad, -3.0)\n"
+        "unittest.main(exit=False)\n"
+    )
+    monkeypatch.setattr(cpython, "run_in_cpython", run_tests_in_cpython)
+    lines, numbers, _ = run_in_cpython_with_passes(forward)
+    trace = trace_source(forward)
+    assert printed_lines(trace) == lines and lines[-1] == "OK" and numbers == []
+    (only,) = trace["passes"]
+    assert only["topo"] == [] and only["data"] == -6.0
+    sort = next(f for f in trace["frames"] if f["phase"] == "sort")
+    assert sort["text"].startswith("No backward() here, nor a node's rule")

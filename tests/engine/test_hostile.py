@@ -3864,3 +3864,27 @@ def test_a_rerun_of_an_op_no_table_knows_is_bounded(work: str, count: int, refer
     verdict = trace["engine_check"]["rules"][0]["verdict"]
     assert verdict == ("right" if reference else "unchecked")
     assert printed_lines(trace) == run_in_cpython(source)
+
+
+@pytest.mark.parametrize(
+    "odd",
+    [
+        "a.data = a",  # its number is itself
+        "a.data = [a] * 100_000",  # a long list, never walked
+        "a.data = 10 ** 1000",  # an int no float holds
+    ],
+)
+def test_objects_with_operators_and_no_pass_are_told_so_in_bounded_work(odd: str) -> None:
+    # A refusal that looks at what the program's objects hold (`no_pass_reason`) reads
+    # one attribute of each and never walks what it holds.
+    source = (
+        "class N:\n    def __init__(self, data):\n        self.data = data\n"
+        "    def __add__(self, other):\n        return N(self.data + other.data)\n"
+        f"a = N(1.0)\nb = a + a\n{odd}\nprint(type(a.data).__name__)\n"
+    )
+    started = time.monotonic()
+    with pytest.raises(EngineError) as caught:
+        trace_source(source)
+    assert time.monotonic() - started < 5.0
+    # `b` still holds a number: told what its objects lack, not what `a` holds.
+    assert "N objects hold a number (data) but neither a gradient" in str(caught.value)

@@ -2423,3 +2423,38 @@ def test_an_attribute_d_of_a_class_that_is_no_engine_is_no_derivative(source: st
     assert run_in_cpython(source)
     with pytest.raises(EngineError, match="the program's result is not a Value"):
         trace_source(source)
+
+
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [
+        # A tutorial's first block pasted alone: a class that wraps a number, no more.
+        (
+            "class Num:\n    def __init__(self, data):\n        self.data = data\n"
+            "    def __mul__(self, other):\n        return Num(self.data * other.data)\n"
+            "    def __repr__(self):\n        return f'Num({self.data})'\n"
+            "p = Num(2.0) * Num(4.0)\nprint(p)\n",
+            "Num objects hold a number (data) but neither a gradient nor their operands",
+        ),
+        # Its next steps: a graph whose gradients the page sets by hand, then prints.
+        (
+            "class Num:\n    def __init__(self, data, kids=()):\n        self.data = data\n"
+            "        self.grad = 0.0\n        self._prev = set(kids)\n"
+            "    def __mul__(self, other):\n"
+            "        return Num(self.data * other.data, (self, other))\n"
+            "x, y = Num(2.0), Num(4.0)\np = x * y\np.grad = 1.0\nx.grad = y.data * p.grad\n"
+            "print(p.data, x.grad)\n",
+            "Num objects are graph nodes, but no backward() pass of them ran",
+        ),
+    ],
+)
+def test_a_tutorials_first_steps_with_no_pass_are_told_what_is_missing(
+    body: str, words: str
+) -> None:
+    # Both run in CPython; here they were "the program's result is not a Value ... make
+    # inputs with Value(2.0)", though the program makes them with its own class.
+    assert run_in_cpython(body)
+    with pytest.raises(EngineError) as caught:
+        trace_source(body)
+    assert words in str(caught.value)
+    assert "result is not a Value" not in str(caught.value)

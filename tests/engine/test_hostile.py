@@ -3888,3 +3888,33 @@ def test_objects_with_operators_and_no_pass_are_told_so_in_bounded_work(odd: str
     assert time.monotonic() - started < 5.0
     # `b` still holds a number: told what its objects lack, not what `a` holds.
     assert "N objects hold a number (data) but neither a gradient" in str(caught.value)
+
+
+def test_a_rule_named_for_derivatives_that_calls_itself_is_cpythons_recursion_error() -> None:
+    # A node's own rule found by its name's word (`push_derivatives`), calling itself on
+    # and on: CPython's RecursionError, caught by the program as there.
+    source = """\
+class S:
+    def __init__(self, val, parents=()):
+        self.val = val
+        self.parents = parents
+        self.grad = 0.0
+        self.push_derivatives = lambda: None
+    def __mul__(self, other):
+        out = S(self.val * other.val, (self, other))
+        def push_derivatives():
+            out.push_derivatives()
+        out.push_derivatives = push_derivatives
+        return out
+    def backward(self):
+        self.grad = 1.0
+        try:
+            self.push_derivatives()
+        except RecursionError:
+            print("recursion")
+x = S(2.0)
+y = x * x
+y.backward()
+"""
+    assert run_in_cpython(source) == ["recursion"]
+    assert printed_lines(trace_source(source)) == ["recursion"]

@@ -2458,3 +2458,95 @@ def test_a_tutorials_first_steps_with_no_pass_are_told_what_is_missing(
         trace_source(body)
     assert words in str(caught.value)
     assert "result is not a Value" not in str(caught.value)
+
+
+OP_OBJECTS = """\
+class Scalar:
+    def __init__(self, val, parents=()):
+        self.val = val
+        self.parents = list(parents)
+        self.grad = 0
+        self.push_derivatives = lambda: None
+
+    def backward(self):
+        order, seen = [], set()
+        def visit(v):
+            if v not in seen:
+                seen.add(v)
+                for k in v.parents:
+                    visit(k)
+                order.append(v)
+        visit(self)
+        self.grad = 1
+        for v in reversed(order):
+            v.push_derivatives()
+
+    def __mul__(self, other):
+        return Times(self, other).make()
+
+    def __add__(self, other):
+        return Plus(self, other).make()
+
+
+class Times:
+    def __init__(self, a, b):
+        self.a, self.b = a, b
+    def make(self):
+        self.out = Scalar(self.a.val * self.b.val, (self.a, self.b))
+        self.out.push_derivatives = self.push_derivatives
+        return self.out
+    def push_derivatives(self):
+        self.a.grad += self.b.val * self.out.grad
+        self.b.grad += self.a.val * self.out.grad
+
+
+class Plus:
+    def __init__(self, a, b):
+        self.a, self.b = a, b
+    def make(self):
+        self.out = Scalar(self.a.val + self.b.val, (self.a, self.b))
+        self.out.push_derivatives = self.push_derivatives
+        return self.out
+    def push_derivatives(self):
+        self.a.grad += self.out.grad
+        self.b.grad += self.out.grad
+
+
+x, y = Scalar(3), Scalar(-2)
+z = x * y + x * x
+z.backward()
+print(z.val, x.grad, y.grad)
+"""
+
+
+@pytest.mark.parametrize(
+    ("bug", "rules", "sort", "accumulation"),
+    [
+        (None, {"*": "right", "+": "right"}, "right", "right"),
+        (
+            ("self.a.grad += self.b.val *", "self.a.grad +="),
+            {"*": "wrong", "+": "right"},
+            "right",
+            "right",
+        ),
+        (
+            ("self.b.grad += self.a.val", "self.b.grad = self.a.val"),
+            {"*": "right", "+": "right"},
+            "right",
+            "wrong",
+        ),
+        (("in reversed(order)", "in order"), {"*": "right", "+": "right"}, "wrong", "right"),
+    ],
+)
+def test_a_rule_an_op_object_hands_its_node_is_judged_as_the_nodes_rule(
+    bug: tuple[str, str] | None, rules: dict[str, str], sort: str, accumulation: str
+) -> None:
+    # A course's op classes: `Times(a, b)` makes the node and hands it its bound method,
+    # `out.push_derivatives = self.push_derivatives`, which the pass calls node by node.
+    # Its rules ran unseen: every op "unchecked", and a wrong factor blamed on the sort.
+    source = OP_OBJECTS if bug is None else OP_OBJECTS.replace(*bug)
+    trace = trace_source(source)
+    assert_same_output(printed_lines(trace), run_in_cpython(source))
+    check = trace["engine_check"]
+    assert {rule["op"]: rule["verdict"] for rule in check["rules"]} == rules
+    assert (check["sort"]["verdict"], check["accumulation"]["verdict"]) == (sort, accumulation)

@@ -377,6 +377,7 @@ OPERAND_WORDS = (
     "came_from", "made_from", "comes_from", "derived_from",  # `ret.came_from = (self, other)`
     "predecessor",  # Eli Bendersky's rad.py: `self.predecessors = []` of `Predecessor`s
     "source",  # fabian-rudolf/nanograd's `a._source_set = set(_source)`
+    "kid",  # a learner's `self._kids = set(children)`
 )  # fmt: skip
 RULE_WORDS = ("backward", "backprop")
 # A node's own function under a name of its own, its rule (`worded_rule`): a pass's words,

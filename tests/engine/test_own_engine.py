@@ -2550,3 +2550,17 @@ def test_a_rule_an_op_object_hands_its_node_is_judged_as_the_nodes_rule(
     check = trace["engine_check"]
     assert {rule["op"]: rule["verdict"] for rule in check["rules"]} == rules
     assert (check["sort"]["verdict"], check["accumulation"]["verdict"]) == (sort, accumulation)
+
+
+def test_operands_a_learner_calls_kids_are_the_nodes_operands() -> None:
+    # `self._kids = set(children)`: no name the trace knew, so every node was drawn alone,
+    # with no op to judge, and a missing factor went unnamed.
+    mul = "            self.grad += out.grad\n            other.grad += self.data * out.grad"
+    program = (
+        "a = Value(2.0)\nb = Value(-3.0)\nc = a * b + a\nc.backward()\nprint(a.grad, b.grad)\n"
+    )
+    source = engine(mul, program).replace("_prev", "_kids")
+    trace = trace_source(source)
+    assert_same_output(printed_lines(trace), run_in_cpython(source))
+    rules = {rule["op"]: rule["verdict"] for rule in trace["engine_check"]["rules"]}
+    assert rules["*"] == "wrong" and {v for op, v in rules.items() if op != "*"} == {"right"}

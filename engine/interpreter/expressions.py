@@ -43,8 +43,8 @@ from backprop_animator.engine.interpreter.objects import (
     MISSING,
     NUMBER_NAMES,
     REQUIRES_NAMES,
+    RULE_ATTRIBUTE_WORDS,
     RULE_NAMES,
-    RULE_WORDS,
     Builtin,
     Frame,
     Function,
@@ -383,16 +383,17 @@ def no_dict(value: Any) -> ProgramError:
 
 def may_be_rule(name: str) -> bool:
     """Whether `node.name()` may run a node's rule, which `is_rule` then asks the node's
-    class: a name of RULE_NAMES, or one with a word of RULE_WORDS, a class's own name for
-    the closure each node keeps (`worded_rule`: alelouis/autograd-toy's `Variable` keeps
-    its rule as `self.backward`, which the program calls node by node).
+    class: a name of RULE_NAMES, or one with a word of RULE_ATTRIBUTE_WORDS, a class's own
+    name for the closure each node keeps (`worded_rule`: alelouis/autograd-toy's `Variable`
+    keeps its rule as `self.backward`, which the program calls node by node; op classes'
+    `node.compute_derivatives()`).
 
     Example: `may_be_rule("backward") is True`, `may_be_rule("forward") is False`.
     """
     if name in RULE_NAMES:
         return True
     lowered = name.lower()
-    return any(word in lowered for word in RULE_WORDS)
+    return any(word in lowered for word in RULE_ATTRIBUTE_WORDS)
 
 
 def _class_method(obj: PInstance, method: str, named_rule: bool) -> Function | None:

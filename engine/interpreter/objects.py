@@ -377,8 +377,13 @@ OPERAND_WORDS = (
     "came_from", "made_from", "comes_from", "derived_from",  # `ret.came_from = (self, other)`
     "predecessor",  # Eli Bendersky's rad.py: `self.predecessors = []` of `Predecessor`s
     "source",  # fabian-rudolf/nanograd's `a._source_set = set(_source)`
+    "kid",  # a learner's `self._kids = set(children)`
 )  # fmt: skip
 RULE_WORDS = ("backward", "backprop")
+# A node's own function under a name of its own, its rule (`worded_rule`): a pass's words,
+# or a derivative's (an op object's bound method, `out.compute_derivatives = op.compute_
+# derivatives`, as a course's op classes `Add(a, b)` and `Mul(a, b)` hand it to the node).
+RULE_ATTRIBUTE_WORDS = (*RULE_WORDS, "deriv")
 
 
 def worded_operands(attrs: dict[str, Any]) -> str | None:
@@ -418,14 +423,15 @@ def numeric_attribute(attrs: dict[str, Any], grad: str) -> str | None:
 
 
 def worded_rule(attrs: dict[str, Any]) -> str | None:
-    """The first attribute whose name holds a word of RULE_WORDS and whose value is a
-    function (`self._backward_function = lambda: None`): a class's own name for its rule.
-    Only the instance's own: the class's `backward` method is the pass, not a rule."""
+    """The first attribute whose name holds a word of RULE_ATTRIBUTE_WORDS and whose value
+    is a function (`self._backward_function = lambda: None`, `self.compute_derivatives =
+    lambda: None`): a class's own name for its rule. Only the instance's own: the class's
+    `backward` method is the pass, not a rule."""
     for name, value in attrs.items():
         kind = type(value)
         if (kind is Function or kind is BoundMethod) and type(name) is str:
             lowered = name.lower()
-            if any(word in lowered for word in RULE_WORDS):
+            if any(word in lowered for word in RULE_ATTRIBUTE_WORDS):
                 return name
     return None
 

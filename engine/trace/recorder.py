@@ -2842,6 +2842,9 @@ class Recorder:
         if made is not None:
             self.engine_pass_of_no_rule(made)
             return
+        unpassed = no_pass_reason(globals_)
+        if unpassed is not None:
+            raise ProgramError(unpassed)
         if last is None:
             raise ProgramError(NO_RESULT)
         raise ProgramError(
@@ -3589,6 +3592,44 @@ OPERATORS = (
     "__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__", "__truediv__",
     "__rtruediv__", "__pow__", "__neg__",
 )  # fmt: skip
+
+
+def no_pass_reason(globals_: dict[str, Any]) -> str | None:
+    """Why a program whose globals hold objects of its own Value-like class has no pass
+    to draw, where no `backward()` ran, no rule was called by hand and no node was made
+    of others (a program that made one runs, its hand-set gradients shown:
+    `pass_of_no_rule`): a tutorial's first steps pasted alone (its class before `grad`
+    and `_backward`, or leaves alone). None where no global is such an object.
+    Bounded: 4,096 globals, each object's class's MRO.
+
+    Example: `class Value` with `data` and `__add__` only, `d = a + b` -> "…hold a number
+    (data) but neither a gradient nor their operands…".
+    """
+    for value in islice(globals_.values(), 4096):
+        if type(value) is not PInstance:
+            continue
+        name = value.cls.name
+        if value.mirror is not None:
+            return (
+                f"the program's {name} objects are graph nodes, but none was made from "
+                "others by an operation and no backward() pass of them ran: there is no "
+                "graph to draw. Combine them with operators (c = a * b) and call "
+                ".backward() on the output"
+            )
+        attrs = value.attrs
+        number = next((key for key in NUMBER_NAMES if key in attrs), None)
+        if number is None or not _a_number(attrs[number]):
+            continue
+        if any(key in attrs for key in (*GRAD_NAMES, *OPERAND_NAMES, *RULE_NAMES)):
+            continue
+        if any(op in cls.namespace for cls in value.cls.mro if not cls.builtin for op in OPERATORS):
+            return (
+                f"the program's {name} objects hold a number ({number}) but neither a "
+                "gradient nor their operands: what their operators make keeps nothing of how "
+                "it was made, so there is no graph. Keep each node's operands on the node it "
+                "makes (out._prev = (self, other)), a grad, and call .backward() on the output"
+            )
+    return None
 
 
 def _a_number(value: Any) -> bool:

@@ -3910,3 +3910,57 @@ def test_a_pass_named_as_a_rule_is_bounded_as_any_pass(body: str, words: str) ->
         + "print(a.grad, b.grad, c.grad)\n"
     )
     assert printed_lines(trace_source(cycle)) == run_in_cpython(cycle)
+
+
+@pytest.mark.parametrize(
+    "odd",
+    [
+        "a.data = a",  # its number is itself
+        "a.data = [a] * 100_000",  # a long list, never walked
+        "a.data = 10 ** 1000",  # an int no float holds
+    ],
+)
+def test_objects_with_operators_and_no_pass_are_told_so_in_bounded_work(odd: str) -> None:
+    # A refusal that looks at what the program's objects hold (`no_pass_reason`) reads
+    # one attribute of each and never walks what it holds.
+    source = (
+        "class N:\n    def __init__(self, data):\n        self.data = data\n"
+        "    def __add__(self, other):\n        return N(self.data + other.data)\n"
+        f"a = N(1.0)\nb = a + a\n{odd}\nprint(type(a.data).__name__)\n"
+    )
+    started = time.monotonic()
+    with pytest.raises(EngineError) as caught:
+        trace_source(source)
+    assert time.monotonic() - started < 5.0
+    # `b` still holds a number: told what its objects lack, not what `a` holds.
+    assert "N objects hold a number (data) but neither a gradient" in str(caught.value)
+
+
+def test_a_rule_named_for_derivatives_that_calls_itself_is_cpythons_recursion_error() -> None:
+    # A node's own rule found by its name's word (`push_derivatives`), calling itself on
+    # and on: CPython's RecursionError, caught by the program as there.
+    source = """\
+class S:
+    def __init__(self, val, parents=()):
+        self.val = val
+        self.parents = parents
+        self.grad = 0.0
+        self.push_derivatives = lambda: None
+    def __mul__(self, other):
+        out = S(self.val * other.val, (self, other))
+        def push_derivatives():
+            out.push_derivatives()
+        out.push_derivatives = push_derivatives
+        return out
+    def backward(self):
+        self.grad = 1.0
+        try:
+            self.push_derivatives()
+        except RecursionError:
+            print("recursion")
+x = S(2.0)
+y = x * x
+y.backward()
+"""
+    assert run_in_cpython(source) == ["recursion"]
+    assert printed_lines(trace_source(source)) == ["recursion"]

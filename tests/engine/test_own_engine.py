@@ -2423,3 +2423,157 @@ def test_an_attribute_d_of_a_class_that_is_no_engine_is_no_derivative(source: st
     assert run_in_cpython(source)
     with pytest.raises(EngineError, match="the program's result is not a Value"):
         trace_source(source)
+
+
+NUM_NODES = (
+    "class Num:\n    def __init__(self, data, kids=()):\n        self.data = data\n"
+    "        self.grad = 0.0\n        self._prev = set(kids)\n"
+    "    def __mul__(self, other):\n"
+    "        return Num(self.data * other.data, (self, other))\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [
+        # A tutorial's first block pasted alone: a class that wraps a number, no more.
+        (
+            "class Num:\n    def __init__(self, data):\n        self.data = data\n"
+            "    def __mul__(self, other):\n        return Num(self.data * other.data)\n"
+            "    def __repr__(self):\n        return f'Num({self.data})'\n"
+            "p = Num(2.0) * Num(4.0)\nprint(p)\n",
+            "Num objects hold a number (data) but neither a gradient nor their operands",
+        ),
+        # Its next steps before any operation: nodes, a gradient set by hand, no graph.
+        (
+            NUM_NODES + "x = Num(2.0)\nx.grad = 1.0\nprint(x.data, x.grad)\n",
+            "Num objects are graph nodes, but none was made from others by an operation",
+        ),
+    ],
+)
+def test_a_tutorials_first_steps_with_no_pass_are_told_what_is_missing(
+    body: str, words: str
+) -> None:
+    # Both run in CPython; here they were "the program's result is not a Value ... make
+    # inputs with Value(2.0)", though the program makes them with its own class.
+    assert run_in_cpython(body)
+    with pytest.raises(EngineError) as caught:
+        trace_source(body)
+    assert words in str(caught.value)
+    assert "result is not a Value" not in str(caught.value)
+
+
+def test_a_tutorials_graph_with_gradients_set_by_hand_runs_as_cpython() -> None:
+    # Its steps after the first: a graph whose gradients the learner sets by hand, with
+    # no backward() (left17's pass of no rule, where tut18 had told it what was missing).
+    body = NUM_NODES + (
+        "x, y = Num(2.0), Num(4.0)\np = x * y\np.grad = 1.0\nx.grad = y.data * p.grad\n"
+        "print(p.data, x.grad)\n"
+    )
+    assert printed_lines(trace_source(body)) == run_in_cpython(body) == ["8.0 4.0"]
+
+
+OP_OBJECTS = """\
+class Scalar:
+    def __init__(self, val, parents=()):
+        self.val = val
+        self.parents = list(parents)
+        self.grad = 0
+        self.push_derivatives = lambda: None
+
+    def backward(self):
+        order, seen = [], set()
+        def visit(v):
+            if v not in seen:
+                seen.add(v)
+                for k in v.parents:
+                    visit(k)
+                order.append(v)
+        visit(self)
+        self.grad = 1
+        for v in reversed(order):
+            v.push_derivatives()
+
+    def __mul__(self, other):
+        return Times(self, other).make()
+
+    def __add__(self, other):
+        return Plus(self, other).make()
+
+
+class Times:
+    def __init__(self, a, b):
+        self.a, self.b = a, b
+    def make(self):
+        self.out = Scalar(self.a.val * self.b.val, (self.a, self.b))
+        self.out.push_derivatives = self.push_derivatives
+        return self.out
+    def push_derivatives(self):
+        self.a.grad += self.b.val * self.out.grad
+        self.b.grad += self.a.val * self.out.grad
+
+
+class Plus:
+    def __init__(self, a, b):
+        self.a, self.b = a, b
+    def make(self):
+        self.out = Scalar(self.a.val + self.b.val, (self.a, self.b))
+        self.out.push_derivatives = self.push_derivatives
+        return self.out
+    def push_derivatives(self):
+        self.a.grad += self.out.grad
+        self.b.grad += self.out.grad
+
+
+x, y = Scalar(3), Scalar(-2)
+z = x * y + x * x
+z.backward()
+print(z.val, x.grad, y.grad)
+"""
+
+
+@pytest.mark.parametrize(
+    ("bug", "rules", "sort", "accumulation"),
+    [
+        (None, {"*": "right", "+": "right"}, "right", "right"),
+        (
+            ("self.a.grad += self.b.val *", "self.a.grad +="),
+            {"*": "wrong", "+": "right"},
+            "right",
+            "right",
+        ),
+        (
+            ("self.b.grad += self.a.val", "self.b.grad = self.a.val"),
+            {"*": "right", "+": "right"},
+            "right",
+            "wrong",
+        ),
+        (("in reversed(order)", "in order"), {"*": "right", "+": "right"}, "wrong", "right"),
+    ],
+)
+def test_a_rule_an_op_object_hands_its_node_is_judged_as_the_nodes_rule(
+    bug: tuple[str, str] | None, rules: dict[str, str], sort: str, accumulation: str
+) -> None:
+    # A course's op classes: `Times(a, b)` makes the node and hands it its bound method,
+    # `out.push_derivatives = self.push_derivatives`, which the pass calls node by node.
+    # Its rules ran unseen: every op "unchecked", and a wrong factor blamed on the sort.
+    source = OP_OBJECTS if bug is None else OP_OBJECTS.replace(*bug)
+    trace = trace_source(source)
+    assert_same_output(printed_lines(trace), run_in_cpython(source))
+    check = trace["engine_check"]
+    assert {rule["op"]: rule["verdict"] for rule in check["rules"]} == rules
+    assert (check["sort"]["verdict"], check["accumulation"]["verdict"]) == (sort, accumulation)
+
+
+def test_operands_a_learner_calls_kids_are_the_nodes_operands() -> None:
+    # `self._kids = set(children)`: no name the trace knew, so every node was drawn alone,
+    # with no op to judge, and a missing factor went unnamed.
+    mul = "            self.grad += out.grad\n            other.grad += self.data * out.grad"
+    program = (
+        "a = Value(2.0)\nb = Value(-3.0)\nc = a * b + a\nc.backward()\nprint(a.grad, b.grad)\n"
+    )
+    source = engine(mul, program).replace("_prev", "_kids")
+    trace = trace_source(source)
+    assert_same_output(printed_lines(trace), run_in_cpython(source))
+    rules = {rule["op"]: rule["verdict"] for rule in trace["engine_check"]["rules"]}
+    assert rules["*"] == "wrong" and {v for op, v in rules.items() if op != "*"} == {"right"}

@@ -15,11 +15,12 @@ are run again with them (`Recorder.replay_right`).
 
 The re-runs are detached: a flag of the recorder (`Recorder.detached`) makes the objects
 they make no nodes, drops what they print, and refuses a write to any node of the
-program's graph (that, an error, a bound hit or a number that is not finite gives no
-derivative: never an error of the trace); the names of the program's globals and its
-nodes' own attributes are put back after them (`Recorder.detach`). They charge the run's
-steps, within a share of what is left (`SHARE`) and of the time left, nest calls at most
-`RERUN_DEPTH` deep, and at most `MAX_CALLS` nodes are noted.
+program's graph, a pass and a node's rule run by hand (that, an error, a bound hit or a
+number that is not finite gives no derivative: never an error of the trace); the names
+of the program's globals and its nodes' own attributes are put back after them
+(`Recorder.detach`). They charge the run's steps, within a share of what is left
+(`SHARE`) and of the time left, nest calls at most `RERUN_DEPTH` deep, and at most
+`MAX_CALLS` nodes are noted.
 
 Example: `def cube(self): return Value(self.data ** 3, (self,), 'cube')` on a node of
 2.0 gives the local derivative 12.0 (to about 1e-10) for `self`.

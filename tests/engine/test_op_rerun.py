@@ -196,6 +196,8 @@ def test_a_method_that_prints_prints_once() -> None:
         "return [Value(i) for i in range(10_000)][-1]",
         "return 2.0",
         "return Value(self.data * 2, (self,), 'cube')",
+        "[c.backward() for c in self._prev]",  # a pass over the program's graph
+        "[c._backward() for c in self._prev]",  # a node's rule, by hand
     ],
 )
 def test_a_method_that_fails_when_run_again_has_no_reference(again: str) -> None:

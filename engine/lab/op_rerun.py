@@ -137,7 +137,10 @@ def note(
 
 
 def _number(value: Any) -> bool:
-    return (type(value) is float and math.isfinite(value)) or type(value) is int
+    """A finite float, or an int a float holds (`10**400` is none: float() of it raises)."""
+    if type(value) is float:
+        return math.isfinite(value)
+    return type(value) is int and value.bit_length() <= 1023
 
 
 def _copyable(arg: Any, operands: set[int], held: set[int]) -> bool:

@@ -264,7 +264,9 @@ class Reruns:
         self, call: OpCall, operands: list[PInstance], moved: PInstance | None, h: float
     ) -> float | None:
         """The number of the node the call makes again on copies of its arguments, the
-        operand `moved` moved by `h`; None where it fails or makes no node of the class."""
+        operand `moved` moved by `h`; None where it fails or makes no node of the class
+        (or gives one of the graph's own, made before: a memo of the op's output, whose
+        number no move changes)."""
         try:  # (the copies' work: a step an operand and an argument)
             self.state.charge(1 + len(operands) + len(call.args))
         except ProgramError:
@@ -288,6 +290,8 @@ class Reruns:
         shape = call.instance.cls.shape
         if type(made) is not PInstance or made.cls is not call.instance.cls or shape is None:
             return None
+        if made.mirror is not None:
+            return None  # a node of the program's graph (one it kept: `self._cache['cube']`)
         op, made_op = call.instance.attrs.get(shape.op), made.attrs.get(shape.op)
         if made_op is not op and not (type(op) is str and type(made_op) is str and op == made_op):
             return None  # another node than the one noted (one made of it, returned)

@@ -271,3 +271,23 @@ def test_a_call_that_returns_another_node_made_of_the_noted_one_is_not_taken() -
     )
     found = nodes(program(method, tail))
     assert "reference" not in found["cube"]
+
+
+def test_a_method_that_hands_back_a_node_it_kept_has_no_reference() -> None:
+    # A memo of the op's output on its operand (`self._cache`, shared by the re-run's
+    # copy): run again, moved or not, it gives the graph's own node back, whose number
+    # no move changes (a derivative of 0 blamed the right rule).
+    method = (
+        CUBE.format(factor="3 * self.data**2")
+        .replace(
+            "def cube(self):\n",
+            "def cube(self):\n    if 'cube' in self._cache:\n        return self._cache['cube']\n",
+        )
+        .replace("    return out", "    self._cache['cube'] = out\n    return out")
+    )
+    source = program(method, CUBE_TAIL).replace(
+        "        self._op = _op\n", "        self._op = _op\n        self._cache = {}\n", 1
+    )
+    assert "reference" not in nodes(source)["cube"]
+    assert row(source, "cube")["verdict"] == "unchecked"
+    assert compare(source) is None

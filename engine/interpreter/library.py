@@ -3190,15 +3190,16 @@ def abstract_instance(name: str, value: Any) -> bool:
 def protocol_fits(value: Any, method: str, types: tuple[type, ...]) -> bool:
     """`isinstance(value, SupportsFloat)`: as CPython's `hasattr(value, '__float__')`,
     its method not None: a built-in number of the types that have it, an object of the
-    program's whose class (or which itself) has it, a class of the program's that has it."""
+    program's whose class has it, or else which itself has it (CPython 3.11 asks the
+    class first: `d.__float__ = None` on an object whose class has one still fits), a
+    class of the program's that has it."""
     kind = type(value)
     if kind is PInstance:
         if _data_type(value.cls) is not None:  # an IntEnum's member: an int
             return type(enum_mixin_value(value)) in types
-        own = value.attrs.get(method, MISSING)
-        if own is not MISSING:
-            return own is not None
-        return value.cls.lookup(method) not in (MISSING, None)
+        if value.cls.lookup(method) not in (MISSING, None):
+            return True
+        return value.attrs.get(method) is not None
     if kind is PClass:
         return value.lookup(method) not in (MISSING, None)
     return kind in types

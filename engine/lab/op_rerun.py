@@ -15,11 +15,12 @@ are run again with them (`Recorder.replay_right`).
 
 The re-runs are detached: a flag of the recorder (`Recorder.detached`) makes the objects
 they make no nodes, drops what they print, and refuses a write to any node of the
-program's graph (that, an error, a bound hit or a number that is not finite gives no
-derivative: never an error of the trace); the names of the program's globals and its
-nodes' own attributes are put back after them (`Recorder.detach`). They charge the run's
-steps, within a share of what is left (`SHARE`) and of the time left, nest calls at most
-`RERUN_DEPTH` deep, and at most `MAX_CALLS` nodes are noted.
+program's graph, a pass and a node's rule run by hand (that, an error, a bound hit or a
+number that is not finite gives no derivative: never an error of the trace); the names
+of the program's globals and its nodes' own attributes are put back after them
+(`Recorder.detach`). They charge the run's steps, within a share of what is left
+(`SHARE`) and of the time left, nest calls at most `RERUN_DEPTH` deep, and at most
+`MAX_CALLS` nodes are noted.
 
 Example: `def cube(self): return Value(self.data ** 3, (self,), 'cube')` on a node of
 2.0 gives the local derivative 12.0 (to about 1e-10) for `self`.
@@ -136,7 +137,10 @@ def note(
 
 
 def _number(value: Any) -> bool:
-    return (type(value) is float and math.isfinite(value)) or type(value) is int
+    """A finite float, or an int a float holds (`10**400` is none: float() of it raises)."""
+    if type(value) is float:
+        return math.isfinite(value)
+    return type(value) is int and value.bit_length() <= 1023
 
 
 def _copyable(arg: Any, operands: set[int], held: set[int]) -> bool:
@@ -260,7 +264,9 @@ class Reruns:
         self, call: OpCall, operands: list[PInstance], moved: PInstance | None, h: float
     ) -> float | None:
         """The number of the node the call makes again on copies of its arguments, the
-        operand `moved` moved by `h`; None where it fails or makes no node of the class."""
+        operand `moved` moved by `h`; None where it fails or makes no node of the class
+        (or gives one of the graph's own, made before: a memo of the op's output, whose
+        number no move changes)."""
         try:  # (the copies' work: a step an operand and an argument)
             self.state.charge(1 + len(operands) + len(call.args))
         except ProgramError:
@@ -284,6 +290,8 @@ class Reruns:
         shape = call.instance.cls.shape
         if type(made) is not PInstance or made.cls is not call.instance.cls or shape is None:
             return None
+        if made.mirror is not None:
+            return None  # a node of the program's graph (one it kept: `self._cache['cube']`)
         op, made_op = call.instance.attrs.get(shape.op), made.attrs.get(shape.op)
         if made_op is not op and not (type(op) is str and type(made_op) is str and op == made_op):
             return None  # another node than the one noted (one made of it, returned)

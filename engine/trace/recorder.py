@@ -143,6 +143,9 @@ OWN_RULES_REFUSE_MISTAKE = (
     "rules and sort: the bug lab's mistakes change the built-in engine's. Write the bug "
     "into your class instead; Check your engine shows where it parts from a right one"
 )
+# A re-run of an op's call (`op_rerun`) that runs a pass or a node's rule: refused (its
+# derivative is then none), as a write to a node is.
+DETACHED_PASS = "a re-run may not run a pass or a node's rule"
 
 
 def _wrote_gradients(frames: list[dict[str, Any]], nodes: set[Value]) -> bool:
@@ -379,6 +382,8 @@ class Recorder:
 
     def adopt(self, result: Any, mark: int) -> None:
         """Adopt the engine nodes an operation made (those numbered after `mark`)."""
+        if self.detached:
+            return  # a re-run's (`op_rerun`): no node
         if type(result) is not Value:
             return
         owners = self.owner_of
@@ -1096,6 +1101,8 @@ class Recorder:
         mistaken engine does, and the right engine's gradients of the pass, from the
         same gradients it started with, are kept beside (`correct_grad`).
         """
+        if self.detached:  # a re-run of an op's call (`op_rerun`): no pass, no rule
+            raise ProgramError(DETACHED_PASS)
         self.end_hand_walk()
         if self.pass_output is not None:
             raise ProgramError("backward() cannot be called inside another backward()")
@@ -1736,6 +1743,8 @@ class Recorder:
         """A pass of the program's own class begins at `output`: what it reaches, and its
         sort frame (after the build frames it brings); with `steps` (`sort_steps`) the
         sort frame is the seed step (`own_sort_steps` puts the walk's calls before it)."""
+        if self.detached:  # a re-run of an op's call (`op_rerun`): no pass, no rule
+            raise ProgramError(DETACHED_PASS)
         if self.mistake is not None:
             raise ProgramError(OWN_RULES_REFUSE_MISTAKE.format(name=instance.cls.name))
         if self.rerun is not None:
@@ -1808,6 +1817,8 @@ class Recorder:
         """One `node._backward()` call inside a program-class pass: one backward frame.
         Outside a pass, a call by hand: counted, or with `hand_pass` the hand pass's."""
         node = instance.mirror
+        if self.detached and node is not None:  # (a re-run's: `DETACHED_PASS`)
+            raise ProgramError(DETACHED_PASS)
         in_rule = self.in_rule
         if in_rule is not None:
             if node is None or in_rule["node"] is node:
@@ -2250,6 +2261,8 @@ class Recorder:
         the object keeps the node it made and that node's operands (`fill_holders`), a
         run of that node's rule, its lines the method's; else a call like another, the
         object kept for the refusal's words should no pass come of the program."""
+        if self.detached:  # a re-run of an op's call (`op_rerun`): no pass, no rule
+            raise ProgramError(DETACHED_PASS)
         if self.held_made:
             self.fill_holders()
         found = self.holder_output.get(id(holder))

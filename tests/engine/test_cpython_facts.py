@@ -1002,6 +1002,26 @@ print(isinstance(1, (str, SupportsFloat)), isinstance('x', (str, SupportsFloat))
     )
 
 
+def test_a_supports_protocol_asks_the_class_before_the_objects_own_attributes() -> None:
+    # CPython 3.11's `_ProtocolMeta.__instancecheck__` tries `issubclass(type(d), P)`
+    # first: an object's own `__float__ = None` blocks only a method its class lacks.
+    assert_as_cpython(
+        """
+from typing import SupportsFloat
+class A:
+    def __float__(self):
+        return 1.0
+class C:
+    pass
+a = A()
+a.__float__ = None
+c = C()
+c.__float__ = None
+print(isinstance(a, SupportsFloat), isinstance(c, SupportsFloat))
+"""
+    )
+
+
 def test_a_runtime_checkable_protocol_is_checked_by_its_members() -> None:
     assert_as_cpython(
         """

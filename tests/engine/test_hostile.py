@@ -3964,3 +3964,32 @@ y.backward()
 """
     assert run_in_cpython(source) == ["recursion"]
     assert printed_lines(trace_source(source)) == ["recursion"]
+
+
+def test_reading_a_walk_down_a_wide_fan_in_is_linear_in_its_writes() -> None:
+    # x used by 5,000 products summed by one node, the walk handing each its share: each
+    # of x's writes looked at every node using x, and each product's at every operand of
+    # the sum (5·10⁷ looks here, 4·10⁸ at 20,000 nodes: a minute past the time bound); the
+    # walk keeps where each node is held on it, and each op's right locals by operand
+    # (`path_fault`, `pull_fault`).
+    from backprop_animator.engine.lab.engine_check import path_fault, pull_fault
+
+    count = 5_000
+    x = Value(1.0)
+    weights = [Value(0.5) for _ in range(count)]
+    products = [Value(0.5, (x, w), "*") for w in weights]
+    total = Value(0.5 * count, tuple(products), "+")
+    found: dict[Value, Any] = {total: [(p, 1.0) for p in products]}
+    changes: list[tuple[Value, str, float, float]] = [(total, "grad", 0.0, 1.0)]
+    for i, (p, w) in enumerate(zip(products, weights, strict=True)):
+        found[p] = [(x, 0.5), (w, 1.0)]
+        changes.append((p, "grad", 0.0, 1.0))
+        changes.append((x, "grad", 0.5 * i, 0.5 * (i + 1)))
+        changes.append((w, "grad", 0.0, 1.0 if i < count - 1 else 2.0))  # the last one wrong
+    reachable = [x, *weights, *products, total]
+    started = time.perf_counter()
+    assert path_fault(changes, reachable, found, total) == (
+        "op", products[-1], weights[-1], 2.0, 1.0,
+    )  # fmt: skip
+    assert pull_fault(changes, reachable, found, total) == (False, None)  # (x written again)
+    assert time.perf_counter() - started < 2.0

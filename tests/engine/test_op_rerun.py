@@ -196,6 +196,9 @@ def test_a_method_that_prints_prints_once() -> None:
         "return [Value(i) for i in range(10_000)][-1]",
         "return 2.0",
         "return Value(self.data * 2, (self,), 'cube')",
+        "[c.backward() for c in self._prev]",  # a pass over the program's graph
+        "return Value(10**400, (self,), 'cube')",  # no float holds it
+        "[c._backward() for c in self._prev]",  # a node's rule, by hand
     ],
 )
 def test_a_method_that_fails_when_run_again_has_no_reference(again: str) -> None:
@@ -306,3 +309,23 @@ def test_a_power_keeping_its_exponent_wrapped_is_answered_by_the_table_not_a_rer
     fifth = WRAPPED_POWER.replace("f'**{other.data}'", "'**5'")
     trace_source(program(fifth, "x = Value(3.0)\ny = x ** 2\ny.backward()\n"))
     assert noted == ["**5"]
+
+
+def test_a_method_that_hands_back_a_node_it_kept_has_no_reference() -> None:
+    # A memo of the op's output on its operand (`self._cache`, shared by the re-run's
+    # copy): run again, moved or not, it gives the graph's own node back, whose number
+    # no move changes (a derivative of 0 blamed the right rule).
+    method = (
+        CUBE.format(factor="3 * self.data**2")
+        .replace(
+            "def cube(self):\n",
+            "def cube(self):\n    if 'cube' in self._cache:\n        return self._cache['cube']\n",
+        )
+        .replace("    return out", "    self._cache['cube'] = out\n    return out")
+    )
+    source = program(method, CUBE_TAIL).replace(
+        "        self._op = _op\n", "        self._op = _op\n        self._cache = {}\n", 1
+    )
+    assert "reference" not in nodes(source)["cube"]
+    assert row(source, "cube")["verdict"] == "unchecked"
+    assert compare(source) is None

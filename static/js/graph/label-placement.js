@@ -59,7 +59,11 @@ const CHANGES_SPELLED_OUT = 2;
 export function changeTexts(changes) {
   /** @type {Map<number, typeof changes>} */
   const byChild = new Map();
-  for (const c of changes) byChild.set(c.child, [...(byChild.get(c.child) ?? []), c]);
+  for (const c of changes) {
+    const mine = byChild.get(c.child);
+    if (mine) mine.push(c);
+    else byChild.set(c.child, [c]);
+  }
   /** @type {Map<number, string[]>} */
   const lines = new Map();
   for (const [child, mine] of byChild) {

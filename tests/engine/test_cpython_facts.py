@@ -2461,7 +2461,7 @@ def _fromhex_as_cpython(text: str) -> str:
         return f"{type(error).__name__} {error}"
 
 
-@settings(HYPOTHESIS, max_examples=15)
+@settings(HYPOTHESIS, max_examples=10)
 @given(
     st.lists(st.floats(allow_nan=True, allow_infinity=True), max_size=12),
     st.lists(_HEX_STRINGS, max_size=12),

@@ -65,6 +65,7 @@ from backprop_animator.engine.interpreter.expressions import (
     Expr,
     ExpressionCompiler,
     Stmt,
+    TreeMemo,
     contains_yield,
     own_gradient_names,
 )
@@ -303,6 +304,18 @@ class _ModuleNames:
 _TreeFacts = tuple[set[int], bool, frozenset[str], tuple[str, ...]]
 _TREE_FACTS: weakref.WeakKeyDictionary[ast.Module, _TreeFacts] = weakref.WeakKeyDictionary()
 _TREE_FACTS_LOCK = threading.Lock()
+# Each tree's `TreeMemo`, filled as its functions and classes are compiled: the re-runs
+# of a gradient check, compiling the same tree, read their scopes' names from it.
+_TREE_MEMOS: weakref.WeakKeyDictionary[ast.Module, TreeMemo] = weakref.WeakKeyDictionary()
+
+
+def tree_memo(tree: ast.Module) -> TreeMemo:
+    """The tree's `TreeMemo`, made on its first compile."""
+    memo = _TREE_MEMOS.get(tree)
+    if memo is None:
+        with _TREE_FACTS_LOCK:
+            memo = _TREE_MEMOS.setdefault(tree, TreeMemo())
+    return memo
 
 
 def own_setattr(cls: PClass) -> bool:
@@ -344,6 +357,7 @@ class Compiler(ExpressionCompiler):
             with _TREE_FACTS_LOCK:
                 _TREE_FACTS[tree] = facts
         self.calls_backward, patches, unbinds, own_gradients = facts
+        self.memo = tree_memo(tree)
         if not self.library and own_gradients:
             self.m.grad_names = (*GRAD_NAMES, *own_gradients)
         if not self.library and patches:
@@ -351,7 +365,7 @@ class Compiler(ExpressionCompiler):
             self.builtins["Value"] = self.library_module("micrograd.engine")()["Value"]
         if not self.library:
             self.add_library_members()
-        scope = scopes.module_scope(tree.body, unbinds)
+        scope = scopes.module_scope(tree.body, unbinds, self.memo.names)
         self.lazy_annotations = self.library or future_annotations(tree)
         return self.block(tree.body, scope)
 
@@ -2330,7 +2344,7 @@ class Compiler(ExpressionCompiler):
         decorate = self.decorators(node, scope)
         bases = [self.expr(base, scope) for base in node.bases]
         keywords = self.class_keywords(node, scope) if node.keywords else None
-        inner = scopes.class_scope(node, scope)
+        inner = scopes.class_scope(node, scope, self.memo.names)
         body = self.block(node.body, inner)
         store = self.store_name(node.name, scope, False)
         name = node.name

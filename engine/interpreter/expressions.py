@@ -461,8 +461,11 @@ class ExpressionCompiler:
         # up where CPython evaluates them (`annotation_lookups`). Set by `Compiler.module`.
         self.lazy_annotations = True
         self.calls_backward: set[int] = set()  # statements that call .backward(), by id
-        # Whether each function met so far names `super` in it (`_uses_super`), by id.
-        self.super_users: dict[int, bool] = {}
+        # What the compile of a function or class works out from its node alone, by the
+        # node's id: its body's names (`scopes.function_scope`), whether it names `super`
+        # (`_uses_super`), whether its body is a generator's. One a tree (`Compiler.module`,
+        # `tree_memo`): a gradient check's re-runs compile the same tree again.
+        self.memo = TreeMemo()
         # Library modules compiled for this program, by name (`Compiler.library_module`).
         self.loaded: dict[str, Callable[[], dict[str, Any]]] = {}
         self.tree: ast.Module | None = None  # the program (a test's docstring for `unittest`)
@@ -675,7 +678,8 @@ class ExpressionCompiler:
         body: list[ast.stmt] | ast.expr,
     ) -> Callable[[Frame], Function]:
         args = node.args
-        inner = scopes.function_scope(node, scope)
+        memo = self.memo
+        inner = scopes.function_scope(node, scope, memo.names)
         qualname = inner.qualname
         posonly = tuple(a.arg for a in args.posonlyargs)
         params = (*posonly, *(a.arg for a in args.args))
@@ -688,8 +692,14 @@ class ExpressionCompiler:
             for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True)
             if d is not None
         ]
-        uses_super = _uses_super(body, self.super_users)
-        if isinstance(body, list) and is_generator(body):
+        uses_super = memo.body_super.get(id(node))
+        if uses_super is None:
+            uses_super = memo.body_super[id(node)] = _uses_super(body, memo.super_users)
+        generates = memo.generators.get(id(node))
+        if generates is None:
+            generates = memo.generators[id(node)] = isinstance(body, list) and is_generator(body)
+        if generates:
+            assert isinstance(body, list)
             compiled = self.generator_function(body, inner, name)
         elif isinstance(body, list):
             compiled = self.block(body, inner)
@@ -2192,6 +2202,23 @@ def _field(texts: Texts, inner: Expr, spec: Expr | None, conversion: int) -> Exp
         return texts.format(inner(f), spec(f) if spec is not None else "", conversion)
 
     return run
+
+
+class TreeMemo:
+    """What compiling a tree's functions and classes works out from their nodes alone,
+    each by its node's id (the tree, which nothing changes, keeps the ids its nodes'):
+    `names`, a body's names (`scopes.function_scope`, `class_scope`, and `module_scope`'s
+    by the id of the module's body); `super_users`, whether a function
+    names `super` anywhere, its decorators and defaults included (`_uses_super`);
+    `body_super`, whether its body does; `generators`, whether its body yields."""
+
+    __slots__ = ("body_super", "generators", "names", "super_users")
+
+    def __init__(self) -> None:
+        self.names: dict[int, Any] = {}
+        self.super_users: dict[int, bool] = {}
+        self.body_super: dict[int, bool] = {}
+        self.generators: dict[int, bool] = {}
 
 
 def _uses_super(body: Iterable[ast.AST] | ast.expr, known: dict[int, bool]) -> bool:

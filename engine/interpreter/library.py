@@ -259,7 +259,9 @@ class Library:
         parts = {"real": part("real"), "imag": part("imag")}
         parts["conjugate"] = self.bound(plain("conjugate"), "conjugate")
         integer = {name: self.bound(plain(name), name) for name in ("bit_length", "bit_count")}
-        real = {name: self.bound(plain(name), name) for name in ("is_integer",)}
+        real = {name: self.bound(plain(name), name) for name in ("is_integer", "hex")}
+        real["fromhex"] = self.bound(lambda _, args, kwargs: self.fromhex(args, kwargs), "fromhex")
+        real["as_integer_ratio"] = self.bound(_integer_ratio, "as_integer_ratio")
         integer_dunders, real_dunders = number_dunders(
             self.machine, self.round_, self.pow_, self.divmod_, self.format_
         )
@@ -347,7 +349,7 @@ class Library:
             "str": self.str_type(),
             "slice": TypeObject("slice", self.slice_, (slice,)),
             "int": TypeObject("int", self.int_, (int,)),
-            "float": TypeObject("float", self.float_, (float,)),
+            "float": self.float_type(),
             "complex": TypeObject("complex", complex_, (complex,)),
             "bytes": TypeObject(
                 "bytes", lambda a, k: binary.make(self.state, a, k, self.collect), (bytes,)
@@ -1535,6 +1537,30 @@ class Library:
             return float(value)
         except (ValueError, OverflowError) as error:  # `float(3 ** 2000)`: CPython's too
             raise caught_as(f"float(): {error}", error) from None
+
+    def float_type(self) -> TypeObject:
+        made = TypeObject("float", self.float_, (float,))
+        made.members["fromhex"] = Builtin("fromhex", self.fromhex)
+        return made
+
+    def fromhex(self, args: list[Any], kwargs: dict[str, Any]) -> float:
+        """`float.fromhex(s)` (also `x.fromhex(s)`, as CPython's classmethod): CPython's
+        own parse, charged by the string's length: `' -0x1.8p1 '` gives -3.0."""
+        if kwargs or len(args) != 1:
+            given = len(args) + len(kwargs)
+            words = "float.fromhex() takes " + (
+                "no keyword arguments" if kwargs else f"exactly one argument ({given} given)"
+            )
+            raise caught_as(words, TypeError(words))
+        text = args[0]
+        if type(text) is not str:
+            wrong = TypeError("bad argument type for built-in operation")
+            raise caught_as(f"float.fromhex() takes a string, not {cpython_type(text)}", wrong)
+        self.state.check_str(len(text))  # (within the bound already: charged by its length)
+        try:
+            return float.fromhex(text)
+        except (ValueError, OverflowError) as error:  # CPython's, as it words them
+            raise caught_as(f"float.fromhex(): {error}", error) from None
 
     def list_(self, args: list[Any], kwargs: dict[str, Any]) -> list[Any]:
         return self.collect(args[0]) if _one_iterable("list", args, kwargs) else []
@@ -2854,6 +2880,18 @@ ITERATOR_CODES.update(
 
 # The library's own lazy built-ins that are Python generators, each reading `iterables`.
 READERS.update((_strict_zip.__code__, _mapped.__code__, _filtered.__code__))
+
+
+def _integer_ratio(obj: float, args: list[Any], kwargs: dict[str, Any]) -> tuple[int, int]:
+    """`x.as_integer_ratio()`: CPython's, its errors for infinity and nan included; its
+    integers within the integer bound (a float's need at most 1,075 bits)."""
+    if args or kwargs:
+        words = f"float.as_integer_ratio() takes no arguments ({len(args) + len(kwargs)} given)"
+        raise caught_as("as_integer_ratio() takes no arguments", TypeError(words))
+    try:
+        return obj.as_integer_ratio()
+    except (OverflowError, ValueError) as error:  # `float('inf')`: CPython's words
+        raise caught_as(f"as_integer_ratio(): {error}", error) from None
 
 
 def _unbound(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
+from typing import Any
 
 from backprop_animator.engine.limits import child_nodes, visited, walk
 
@@ -98,7 +99,15 @@ def qualify(parent: Scope, name: str) -> str:
     return f"{parent.qualname}.{name}"
 
 
-def function_scope(node: ast.FunctionDef | ast.Lambda, parent: Scope) -> Scope:
+# What `_collect` found in a function's or class's body: its globals, nonlocals, locals
+# and loads. Kept by the node's id in a tree's memo (`Compiler.memo`), so a gradient
+# check's re-runs, compiling the same tree again, walk each body once.
+_Names = tuple[frozenset[str], frozenset[str], frozenset[str], frozenset[str]]
+
+
+def function_scope(
+    node: ast.FunctionDef | ast.Lambda, parent: Scope, memo: dict[int, Any] | None = None
+) -> Scope:
     scope = Scope("function", parent, in_class=parent.in_class, unbinds=parent.unbinds)
     name = node.name if isinstance(node, ast.FunctionDef) else "<lambda>"
     scope.qualname = qualify(parent, name)
@@ -114,15 +123,39 @@ def function_scope(node: ast.FunctionDef | ast.Lambda, parent: Scope) -> Scope:
     if scope.unbinds is not None:  # (None: a tree not read by `module_scope`: no name is)
         scope.bound = frozenset(scope.locals - scope.unbinds)
     body = node.body if isinstance(node.body, list) else [node.body]
-    _collect(body, scope)
+    _collected(node, body, scope, memo)
     return scope
 
 
-def class_scope(node: ast.ClassDef, parent: Scope) -> Scope:
+def class_scope(node: ast.ClassDef, parent: Scope, memo: dict[int, Any] | None = None) -> Scope:
     scope = Scope("class", parent, in_class=True, unbinds=parent.unbinds)
     scope.qualname = qualify(parent, node.name)
-    _collect(node.body, scope)
+    _collected(node, node.body, scope, memo)
     return scope
+
+
+def _collected(
+    owner: object, body: list[ast.stmt] | list[ast.expr], scope: Scope, memo: dict[int, Any] | None
+) -> None:
+    """`_collect(body, scope)`, what it finds read from `memo` where the body was walked
+    before (by the id of `owner`, the node whose body it is, or a module's body itself)."""
+    if memo is None:
+        _collect(body, scope)
+        return
+    names: _Names | None = memo.get(id(owner))
+    if names is None:
+        found = Scope(scope.kind, None)
+        _collect(body, found)
+        names = memo[id(owner)] = (
+            frozenset(found.globals),
+            frozenset(found.nonlocals),
+            frozenset(found.locals),
+            frozenset(found.loads),
+        )
+    scope.globals.update(names[0])
+    scope.nonlocals.update(names[1])
+    scope.locals.update(names[2])
+    scope.loads.update(names[3])
 
 
 def comprehension_scope(node: ast.expr, parent: Scope) -> Scope:
@@ -134,11 +167,13 @@ def comprehension_scope(node: ast.expr, parent: Scope) -> Scope:
     return scope
 
 
-def module_scope(body: list[ast.stmt], unbinds: frozenset[str] | None = None) -> Scope:
+def module_scope(
+    body: list[ast.stmt], unbinds: frozenset[str] | None = None, memo: dict[int, Any] | None = None
+) -> Scope:
     """The module's scope; `unbinds`: the module's `unbinds_of`, for `Scope.always_bound`
     (None: no parameter is taken as always bound)."""
     scope = Scope("module", None)
-    _collect(body, scope)
+    _collected(body, body, scope, memo)
     scope.unbinds = unbinds
     return scope
 

@@ -16,6 +16,7 @@ import re
 import subprocess
 import sys
 from collections import Counter
+from contextvars import ContextVar
 from typing import Any
 
 from micrograd.engine import Value as MicrogradValue
@@ -24,8 +25,9 @@ from backprop_animator.engine.interpreter.expressions import (
     PASS_FUNCTIONS,
     does_pass_work,
     is_pass_method,
+    own_gradient_names,
 )
-from backprop_animator.engine.interpreter.objects import OPERAND_WORDS
+from backprop_animator.engine.interpreter.objects import GRAD_NAMES, OPERAND_WORDS
 
 
 def run_in_cpython(source: str) -> list[str]:
@@ -190,9 +192,20 @@ OPERAND_PAIRS = (
     ("lhs", "rhs"), ("_left", "_right"), ("child_1", "child_2"), ("child1", "child2"),
     ("v1", "v2"),
 )  # fmt: skip
-GRAD_NAMES = (
-    "grad", "_grad", "derivative", "gradient", "gv", "adjoint", "_adjoint", "adj", "g", "d",
-)  # fmt: skip
+# Where a node keeps its gradient: the engine's names (GRAD_NAMES), and while a program's
+# run or its leaves are read, its classes' own words for it (`gradient_names`).
+_GRADIENTS: ContextVar[tuple[str, ...]] = ContextVar("gradients", default=GRAD_NAMES)
+
+
+def gradient_names(source: str) -> tuple[str, ...]:
+    """The names a node of this program may keep its gradient under, as the engine reads
+    them off the code before it runs: GRAD_NAMES, then its classes' own
+    (`own_gradient_names`: `self.backwards_grad = 0.0`, a `dvalue` a pass seeds)."""
+    return (*GRAD_NAMES, *own_gradient_names(ast.parse(source)))
+
+
+def _has_gradient(node: Any) -> bool:
+    return any(hasattr(node, name) for name in _GRADIENTS.get())
 
 
 def number_of(node: Any) -> Any:
@@ -210,12 +223,13 @@ def _number_name(node: Any) -> str | None:
     found = next((name for name in NUMBER_NAMES if hasattr(node, name)), None)
     if found is not None or not hasattr(node, "__dict__") or isinstance(node, type):
         return found
-    if not any(hasattr(node, name) for name in GRAD_NAMES):
+    if not _has_gradient(node):
         return None
+    grads = _GRADIENTS.get()
     numbers = [
         name
         for name, value in vars(node).items()
-        if type(value) in (int, float) and name not in GRAD_NAMES
+        if type(value) in (int, float) and name not in grads
     ]
     return numbers[0] if len(numbers) == 1 else None
 
@@ -289,7 +303,7 @@ def _grad_elsewhere(node: Any) -> bool:
     return (
         node is not None
         and callable(getattr(node, "grad", None))
-        and any(hasattr(node, name) for name in GRAD_NAMES[1:])
+        and any(hasattr(node, name) for name in _GRADIENTS.get()[1:])
     )
 
 
@@ -327,7 +341,7 @@ def _through_functions(fn: Any) -> list[Any]:
 
 
 def _is_node(value: Any) -> bool:
-    return any(hasattr(value, name) for name in GRAD_NAMES) and _number_name(value) is not None
+    return _has_gradient(value) and _number_name(value) is not None
 
 
 def run_in_cpython_with_passes(source: str) -> tuple[list[str], list[float], list[Any]]:
@@ -376,7 +390,7 @@ def run_in_cpython_with_passes(source: str) -> tuple[list[str], list[float], lis
         node = frame.f_locals.get(code.co_varnames[0])
         if (
             node is not None
-            and any(hasattr(node, name) for name in GRAD_NAMES)
+            and _has_gradient(node)
             and _number_name(node) is not None
             # a node holds one number: a `Tensor` of Values (`data` a list of them, `grad`
             # a property listing theirs) is no node, and its `backward()` hands the pass
@@ -388,11 +402,13 @@ def run_in_cpython_with_passes(source: str) -> tuple[list[str], list[float], lis
             passes.append(frame)
             pass_ids.add(id(frame))
 
+    gradients = _GRADIENTS.set(gradient_names(source))  # (the profile's, as the engine's)
     sys.setprofile(profile)
     try:
         lines = run_in_cpython(source)
     finally:
         sys.setprofile(None)
+        _GRADIENTS.reset(gradients)
     return lines, numbers, outputs
 
 
@@ -420,8 +436,20 @@ def isclose(a: float, b: float) -> bool:
     return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
 
 
-def leaves_of(outputs: list[Any]) -> list[tuple[float, float]]:
-    """(number, gradient) of every leaf reachable from any pass's output, sorted."""
+def leaves_of(
+    outputs: list[Any], gradients: tuple[str, ...] = GRAD_NAMES
+) -> list[tuple[float, float]]:
+    """(number, gradient) of every leaf reachable from any pass's output, sorted; a
+    gradient kept under a class's own name is read where `gradients` (`gradient_names`
+    of the program) holds it."""
+    names = _GRADIENTS.set(gradients)
+    try:
+        return _leaves_of(outputs, gradients)
+    finally:
+        _GRADIENTS.reset(names)
+
+
+def _leaves_of(outputs: list[Any], gradients: tuple[str, ...]) -> list[tuple[float, float]]:
     seen: set[int] = set()
     leaves: list[tuple[float, float]] = []
     stack = list(outputs)
@@ -432,11 +460,11 @@ def leaves_of(outputs: list[Any]) -> list[tuple[float, float]]:
         seen.add(id(node))
         operands = operands_of(node)
         if not operands:
-            if not any(hasattr(node, name) for name in GRAD_NAMES):
+            if not _has_gradient(node):
                 continue  # a plain number kept among a node's operands (`(self, 3)`)
             grad = next(  # (not a method named `grad`: rad.py's gradient is `gv`)
                 getattr(node, name)
-                for name in GRAD_NAMES
+                for name in gradients
                 if hasattr(node, name) and not callable(getattr(node, name))
             )
             leaves.append((float(number_of(node)), float(grad or 0)))

@@ -12,9 +12,12 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from backprop_animator.engine import EngineError, Limits, trace_source
 from tests.engine.cpython import printed_lines, run_in_cpython_with_stderr
+from tests.engine.helpers import HYPOTHESIS
 from tests.engine.test_cpython_errors import TAIL, assert_as_cpython
 
 
@@ -2452,3 +2455,71 @@ print("ok")
         "from __future__ import annotations\nimport math\n"
         "def f(x: math.nope) -> int:\n    return x\nprint(f(3))\n"
     )
+
+
+_HEX_PIECES = st.tuples(
+    st.sampled_from(["", " ", "\t\n ", "\x0c"]),
+    st.sampled_from(["", "+", "-"]),
+    st.sampled_from(["", "0x", "0X"]),
+    st.text("0123456789abcdefABCDEF", max_size=20),
+    st.sampled_from(["", "."]),
+    st.text("0123456789abcdef", max_size=16),
+    st.sampled_from(["", "p", "P", "p+", "p-"]),
+    st.text("0123456789", max_size=5),
+    st.sampled_from(["", " ", "\n"]),
+).map("".join)
+_HEX_STRINGS = _HEX_PIECES | st.sampled_from(
+    ["inf", "-Infinity", " nan ", "iNf", "+NaN", "infinit", "0x1p-1074", "0x1p-1075",
+     "0x1.fffffffffffff8p1023", "0x1.fffffffffffffp1023", "0x1p1024", "0x.0p0", "", " "]
+) | st.text("0123456789abcdefxXpP.+- \tinfINFnaty\u00a0\u0661", max_size=12)  # fmt: skip
+
+
+def _fromhex_as_cpython(text: str) -> str:
+    try:
+        return repr(float.fromhex(text))
+    except (ValueError, OverflowError) as error:
+        return f"{type(error).__name__} {error}"
+
+
+@settings(HYPOTHESIS, max_examples=10)
+@given(
+    st.lists(st.floats(allow_nan=True, allow_infinity=True), max_size=12),
+    st.lists(_HEX_STRINGS, max_size=12),
+)
+def test_float_hex_and_fromhex_are_cpythons(numbers: list[float], texts: list[str]) -> None:
+    # Every float (-0.0, subnormals, inf and nan among them) and every form fromhex takes
+    # or refuses, its two errors' words included: CPython's own (this process's).
+    numbers += [-0.0, 5e-324, 2.2250738585072014e-308, 1.7976931348623157e308, 0.1]
+    source = (
+        f"for x in [{', '.join(f'float({repr(x)!r})' for x in numbers)}]:\n"
+        "    print(x.hex(), float.hex(x), float.fromhex(x.hex()) == x or x != x)\n"
+        f"for s in {texts!r}:\n"
+        "    try:\n"
+        "        print(repr(float.fromhex(s)))\n"
+        "    except (ValueError, OverflowError) as e:\n"
+        "        print(type(e).__name__, e)\n"
+    )
+    expected = [f"{x.hex()} {x.hex()} True" for x in numbers]
+    expected += [_fromhex_as_cpython(text) for text in texts]
+    assert printed_lines(trace_source(source + TAIL)) == expected
+
+
+def test_float_hex_fromhex_and_as_integer_ratio_take_cpythons_arguments() -> None:
+    # `x.fromhex(s)` (a classmethod read off a float), `float.hex` as a key, and the
+    # TypeErrors of a wrong argument, in CPython's words.
+    assert_as_cpython(
+        """
+print((1.5).fromhex(' -0x1.8p1 '), sorted([0.5, 0.25], key=float.hex), dir(1.5)[-6:])
+print((2.5).as_integer_ratio(), float.as_integer_ratio(0.1), (5e-324).as_integer_ratio()[1])
+for call in [lambda: float.fromhex(), lambda: float.fromhex(s='1'), lambda: float.fromhex(1),
+             lambda: float.fromhex('1', '2'), lambda: float.fromhex(b'1'), lambda: (1.5).hex(2),
+             lambda: float.hex(1), lambda: float.hex(True), lambda: (1.5).as_integer_ratio(1),
+             lambda: float('inf').as_integer_ratio(), lambda: float('nan').as_integer_ratio()]:
+    try:
+        print(call())
+    except (TypeError, OverflowError, ValueError) as e:
+        print(type(e).__name__, e)
+"""
+    )
+    with pytest.raises(EngineError, match="line 2, column 5: OverflowError: hexadecimal value"):
+        trace_source("x = 1\ny = float.fromhex('0x1p99999')\n")

@@ -15,7 +15,14 @@ from typing import Any
 import pytest
 
 from backprop_animator.engine import enginecheck_source, trace_columns, trace_source
-from tests.engine.cpython import assert_same_output, printed_lines, run_in_cpython
+from tests.engine.cpython import (
+    assert_same_output,
+    gradient_names,
+    leaves_of,
+    printed_lines,
+    run_in_cpython,
+    run_in_cpython_with_passes,
+)
 from tests.engine.helpers import assert_trace_invariants
 
 # An engine whose gradient attribute is `{g}`; `{mul}` is `__mul__`'s rule body.
@@ -424,6 +431,26 @@ def test_a_node_with_a_gradient_and_a_rule_in_words_of_its_own_is_traced() -> No
     assert a["grad"] == a["correct_grad"] == -2.0
     same = trace_source(GRAD_IN_WORDS.replace("backwards_grad", "grad"))
     assert writes(trace) == writes(same) and trace["nodes"] == same["nodes"]
+
+
+@pytest.mark.parametrize("name", ["backwards_grad", "dvalue"])
+def test_cpythons_run_counts_the_passes_of_a_gradient_named_in_words_of_its_own(
+    name: str,
+) -> None:
+    # The tests' CPython helper reads the program's own name for a gradient as the engine
+    # does (`gradient_names`): each `backward()` a pass, each leaf's gradient read.
+    source = GRAD_IN_WORDS.replace("backwards_grad", name)
+    lines, numbers, outputs = run_in_cpython_with_passes(source)
+    trace = trace_source(source)
+    assert lines == printed_lines(trace) and gradient_names(source)[-1] == name
+    assert numbers == [one["data"] for one in trace["passes"]] == [8.0]
+    ours = sorted((n["data"], n["grad"]) for n in trace["nodes"] if n["kind"] == "leaf")
+    assert (
+        leaves_of(outputs, gradient_names(source))
+        == ours
+        == [(-3.0, 4.0), (2.0, -2.0), (10.0, 2.0)]
+    )
+    assert leaves_of(outputs) == []  # (no name the engine's list holds)
 
 
 def test_an_attribute_zeroed_beside_a_known_gradient_stays_an_attribute() -> None:

@@ -396,6 +396,15 @@ EXHAUSTION = [
     ("x = []\nfor i in range(10**5):\n    x = [x]\nprint(x)\n", "BACKPROP_MAX_DEPTH", 4),
     ("for i in range(10**5):\n    print('x' * 1000)\n", "printed more than", 2),
     ("s = 'x' * 10000\nprint(s.replace('x', s))\n", "strings here stay within 10,000", 2),
+    # `float.fromhex` reads a string within the bound, charged by its length
+    ("s = float.fromhex('0' * 10**7)\n", "strings here stay within 10,000", 1),
+    ("s = '0' * 9999\nwhile True:\n    float.fromhex(s)\n", "BACKPROP_MAX_STEPS", 3),
+    (
+        "import itertools\ns = list(map(float.fromhex, itertools.repeat('0x1p3')))\n",
+        "BACKPROP_MAX_STEPS",
+        2,
+    ),
+    ("x = []\nx.append(x)\ns = float.fromhex(x)\n", "bad argument type", 3),
     ("x = '1' * 5000\nprint(int(x))\n", "too long", 2),
     ("while True:\n    pass\n", "has no break, so it never ends", 2),
     # pytest's `match=` is charged for the search, `approx` for each item it compares

@@ -6,7 +6,13 @@ from __future__ import annotations
 
 import pytest
 
-from backprop_animator.engine import EngineError, Limits, gradcheck_source, program_examples
+from backprop_animator.engine import (
+    EngineError,
+    Limits,
+    gradcheck_source,
+    program_examples,
+    trace_source,
+)
 from backprop_animator.engine.examples import TRAIN_STEP
 
 # What these tests ask is the check's answer, not the clock's: a check runs the program
@@ -138,6 +144,30 @@ def test_re_runs_past_the_time_limit_are_said_to_be_the_checks() -> None:
         gradcheck_source(source, scheme="central", limits=slow)
     assert caught.value.message.startswith("the gradient check took too long")
     assert "fewer leaves or h values" in caught.value.message
+
+
+def test_a_checks_re_runs_walk_each_body_for_its_names_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each function's and class's body is walked for its names (`scope._collect`) once a
+    tree: a check's re-runs, compiling the same tree, read them from its memo, and the
+    answer is the one of a check that walks them at every compile."""
+    from backprop_animator.engine.interpreter import compiler, scope
+    from backprop_animator.engine.interpreter.expressions import TreeMemo
+
+    source = program_examples.OWN_ENGINE_FORK
+    trace_source(source)  # (the library's own trees, walked once and for all)
+    calls = []
+    walk = scope._collect
+    monkeypatch.setattr(scope, "_collect", lambda body, s: calls.append(body) or walk(body, s))
+    trace_source(source)
+    once = len(calls)
+    calls.clear()
+    check = gradcheck_source(source, **CENTRAL)
+    assert len(calls) == once > 5 and len(check["checks"]) > 1
+    monkeypatch.setattr(compiler, "tree_memo", lambda tree: TreeMemo())  # (every compile)
+    assert gradcheck_source(source, **CENTRAL) == check
+    assert len(calls) > 2 * once
 
 
 def test_a_move_that_breaks_the_program_is_said_so() -> None:

@@ -1370,6 +1370,7 @@ class Recorder:
                     # (a rule its op's record keeps: where it works out the shares)
                     self.loop_lines[node]["line"] if held and node in held else None,
                     kept_from,
+                    self.merged.get(node) if self.merged is not None else None,
                 )
                 if kink and right is not None:
                     text += narrate.kink_text(node, names, right[0][1])

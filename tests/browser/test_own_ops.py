@@ -159,3 +159,8 @@ def test_a_value_the_passs_order_leaves_out_wears_no_topo_badge(
     for position, node in enumerate(topo, start=1):
         record = player_page.locator(f"[data-testid=node][data-node-id={node}]")
         expect(record.get_by_test_id("topo-badge")).to_have_text(str(position))
+    # Its writes are the rule's (lines of `def rule()`), called by `n.rule()`: the note
+    # said backward()'s loop wrote them.
+    expect(player_page.get_by_test_id("code-panel")).to_contain_text(
+        "(its loop runs each node's rule, which writes the gradients)"
+    )

@@ -242,6 +242,10 @@ def test_a_backward_that_sorts_nothing_lists_its_values_and_says_there_is_no_ord
         "so there is no topological order to walk."
     )
     expect(player_page.get_by_test_id("topo-chip")).to_have_count(0)
+    # No value wears a place in an order that does not exist, and every gradient, written
+    # at the sort frame, is final there.
+    expect(player_page.locator("[data-testid=node] [data-testid=topo-badge]")).to_have_count(0)
+    expect(player_page.locator("[data-testid=node][data-final]")).to_have_count(6)
     player_page.get_by_text("Table of values (6)").click()
     rows = player_page.locator("[data-testid=node-table] tbody tr")
     expect(rows).to_have_count(6)

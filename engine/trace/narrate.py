@@ -731,6 +731,7 @@ def own_rule_text(
     own_words: bool = False,
     worked_out: int | None = None,
     kept_from: tuple[Value, int] | None = None,
+    merged: tuple[Value, ...] | None = None,
 ) -> str:
     """What one rule of the learner's own class did (SPEC §14), said from their code:
     `grad` is the gradient's attribute as their code writes it (`a.gradient += …`).
@@ -740,6 +741,8 @@ def own_rule_text(
     `kept_from`: the node whose rule this node held and ran, and the line of its op's
     method that set it here (`self._backward = _backward` in `__mul__`, for `out`'s:
     `Recorder.kept_by`): the rule is said to be that node's (`kept_rule_text`).
+    `merged`: the operands its op was given where its set of them merged some
+    (`Recorder.merged`): a write to one the set dropped says so (`_not_operands`).
 
     `writes` say how each contribution was written (`"+="`, `"-="` or `"="`, the line,
     the factor read off the code or None, the gradient after: a `-=`'s is the local
@@ -812,7 +815,7 @@ def own_rule_text(
                 "changes the gradient it was given."
             )
     outside = [c for c in dict.fromkeys(c[0] for c in contributions) if c is not node]
-    notes += _not_operands([c for c in outside if c not in node._prev], node, name)
+    notes += _not_operands([c for c in outside if c not in node._prev], node, name, merged)
     return head + f"its own rule{where} {ran}. {'; '.join(steps)}.{notes}"
 
 
@@ -850,12 +853,20 @@ def kept_rule_text(
     return head + said + (f" {'; '.join(steps)}." if steps else "")
 
 
-def _not_operands(children: list[Value], node: Value, name: Names) -> str:
+def _not_operands(
+    children: list[Value], node: Value, name: Names, given: tuple[Value, ...] | None = None
+) -> str:
     """Of the children a rule writes that are none of its node's operands: a set of
     operands that merged one with an equal one (a class that hashes by value) keeps an
-    operand of the same data; the others the rule reaches by a name that meant another
-    node when the rule was made (a closure made in a loop, whose variable the loop has
-    moved on), said once for all of them."""
+    operand of the same data, said as a fact where the recorder saw the set take fewer
+    than the op was `given` (`Recorder.merged`), else as a likely cause; the others the
+    rule reaches by a name that meant another node when the rule was made (a closure
+    made in a loop, whose variable the loop has moved on), said once for all of them.
+
+    Example (`_prev = set(_children)`, `x * y`, both 2): `y is not among *(x)'s operands
+    (its _prev): the op made a set of x and y, which kept x alone, for the class's __eq__
+    and __hash__ make y equal to x (both 2): the graph has lost y, though this rule still
+    writes its gradient.`"""
     own = name(node)
     if children and not node._prev:
         # No operands at all: the op's method made its node without them (`out =
@@ -870,11 +881,16 @@ def _not_operands(children: list[Value], node: Value, name: Names) -> str:
             f"{own}."
         )
     merged = [c for c in children if any(p.data == c.data for p in node._prev)]
-    notes = "".join(
-        f" {name(child)} is not among {own}'s operands (its _prev): the graph has lost it "
-        "(a set merged it with an equal node?), though this rule still writes its gradient."
-        for child in merged
-    )
+    notes = ""
+    for child in merged:
+        if given is not None and child in given:
+            notes += _merged_text(child, node, name, given)
+        else:
+            notes += (
+                f" {name(child)} is not among {own}'s operands (its _prev): the graph has lost "
+                "it (a set merged it with an equal node?), though this rule still writes its "
+                "gradient."
+            )
     others = [name(child) for child in children if child not in merged]
     if others:
         many = len(others) > 1
@@ -885,6 +901,20 @@ def _not_operands(children: list[Value], node: Value, name: Names) -> str:
             "(a closure made in a loop, run after the loop has moved on?)."
         )
     return notes
+
+
+def _merged_text(child: Value, node: Value, name: Names, given: tuple[Value, ...]) -> str:
+    """A child the rule writes that the op was given but its set of operands dropped,
+    equal to one it kept (`_not_operands`'s example)."""
+    own = name(child)
+    kept = next(p for p in node._prev if p.data == child.data)
+    both = f" (both {name.number(child.data)})"
+    return (
+        f" {own} is not among {name(node)}'s operands (its _prev): the op made a set of "
+        f"{' and '.join(name(p) for p in dict.fromkeys(given))}, which kept {name(kept)} "
+        f"alone, for the class's __eq__ and __hash__ make {own} equal to {name(kept)}{both}: "
+        f"the graph has lost {own}, though this rule still writes its gradient."
+    )
 
 
 def unset_rule_text(

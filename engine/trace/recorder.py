@@ -211,6 +211,8 @@ class Recorder:
         # Nodes made with no operands yet (`out._prev.add(self)` to come): where, what op.
         self.unfilled: list[tuple[PInstance, Any, tuple[int, int], list[Any] | None]] = []
         self.unfilled_op: dict[int, str] = {}  # (`fill_operands`; by id: unhashable nodes)
+        self.held_made_at: dict[Value, tuple[int, int]] = {}  # and a holder's (`relink`)
+        self.helper_lines: dict[PClass, set[int]] = {}  # (`linked_at`)
         # Each holder of a node's operands (`Shape.held`: `out.grad_fn`), by its id: its
         # node, for a loop over the holder's operands (`for p in fn.inputs`, `loop_write`).
         self.held_by: dict[int, PInstance] = {}
@@ -252,11 +254,10 @@ class Recorder:
         self.setter_write: tuple[PInstance, Any, str, int, Any, Any] | None = None
         self.received: dict[Value, int] = {}
         # A program whose only backward pass is its rules called by hand, node by node
-        # (`o.grad = 1.0; o._backward(); n._backward()`, a lecture's first steps): the
-        # first run counts those calls (`hand_rules`) and, having no pass, is run again
-        # with `hand_pass`, where each walk of such calls is a pass: the first call opens
-        # it, a new walk or the program's end closes it (`open_hand_pass`,
-        # `close_hand_pass`).
+        # (`o.grad = 1.0; o._backward(); n._backward()`, a lecture's first steps): the first
+        # run counts those calls (`hand_rules`) and, having no pass, is run again with
+        # `hand_pass`, where each walk of such calls is a pass: the first call opens it, a
+        # new walk or the program's end closes it (`open_hand_pass`, `close_hand_pass`).
         self.hand_pass = False
         # By pass index: the program's own backward() of the pass (`pass_code`).
         self.backward_code: dict[int, dict[str, int | None]] = {}
@@ -502,6 +503,8 @@ class Recorder:
             self.positions[mirror] = state.position
             if type(name) is str and not self.table_answers(name, mirrors):
                 self.note_call(instance, mirror)
+        elif shape.held:
+            self.held_made_at[mirror] = state.position
         if self.count > self.limits.max_nodes:
             raise ProgramError(
                 self.limits.exceeded("max_nodes", "the graph has too many nodes").message
@@ -754,14 +757,38 @@ class Recorder:
         if type(holder) is PInstance:
             self.held_by[id(holder)] = instance  # (kept alive by the node)
         if mirrors:
-            self.positions[mirror] = self.state.position
+            self.positions[mirror] = self.linked_at(instance, mirror)
             if shape.held and not mirror._op:
                 mirror._op = self.held_op(instance, holder)
             elif not mirror._op and shape.op not in instance.attrs:
                 # no op of its own: the method making it names it, as `register_instance`
                 mirror._op = self.op_made(instance)
         elif refill and holder is not None:  # (a holder: `shape.held`)
-            self.unfilled.append((instance, holder, self.state.position, None))
+            self.unfilled.append((instance, holder, self.linked_at(instance, mirror), None))
+
+    def linked_at(self, instance: PInstance, mirror: Value) -> tuple[int, int]:
+        """Where the build frame of a node whose holder of operands was set after it was
+        made points: the statement setting it, unless that is in a method of the node's
+        own class that makes no op (DeZero's `output.set_creator(self)`, whose `self.creator
+        = func` every build frame pointed at, whatever the op), where the node was made is
+        the program's line for it (`outputs = [Variable(y) for y in ys]` in
+        `Function.__call__`). An op's method (`out.operation = op` in `__add__`) keeps its
+        line."""
+        position = self.state.position
+        made = self.held_made_at.get(mirror)
+        if made is None:
+            return position
+        cls = instance.cls
+        helpers = self.helper_lines.get(cls)
+        if helpers is None:  # (once a class: its methods' lines, as many as its body's)
+            helpers = self.helper_lines[cls] = {
+                line
+                for base in cls.mro
+                for value in base.namespace.values()
+                if type(value) is Function and value.makes is None and value.span[0] > 0
+                for line in range(value.span[0], value.span[1] + 1)
+            }
+        return made if position[0] in helpers else position
 
     def merged_later(
         self, instance: PInstance, mirror: Value, mirrors: list[Value], args: list[Any] | None
@@ -1378,6 +1405,7 @@ class Recorder:
                     # (a rule its op's record keeps: where it works out the shares)
                     self.loop_lines[node]["line"] if held and node in held else None,
                     kept_from,
+                    self.merged.get(node) if self.merged is not None else None,
                 )
                 if kink and right is not None:
                     text += narrate.kink_text(node, names, right[0][1])

@@ -1067,3 +1067,73 @@ def test_a_walk_down_every_path_that_writes_with_equals_is_not_said_to_be_a_rule
         "backward() itself, handing x its share from mul(x, x), writes x.grad with =, and the"
     )
     expect(row).not_to_contain_text("'s rule")
+
+
+CUBE_FORGETS_THE_3 = """\
+class Value:
+    def __init__(self, data, _children=(), _op=''):
+        self.data = data
+        self.grad = 0.0
+        self._backward = lambda: None
+        self._prev = set(_children)
+        self._op = _op
+
+    def __mul__(self, other):
+        out = Value(self.data * other.data, (self, other), '*')
+
+        def _backward():
+            self.grad += other.data * out.grad
+            other.grad += self.data * out.grad
+        out._backward = _backward
+        return out
+
+    def cube(self):
+        out = Value(self.data ** 3, (self,), 'cube')
+
+        def _backward():
+            self.grad += self.data ** 2 * out.grad
+        out._backward = _backward
+        return out
+
+    def backward(self):
+        topo, seen = [], set()
+
+        def build(v):
+            if v not in seen:
+                seen.add(v)
+                for child in v._prev:
+                    build(child)
+                topo.append(v)
+        build(self)
+        self.grad = 1.0
+        for v in reversed(topo):
+            v._backward()
+
+
+a, b = Value(2.0), Value(-3.0)
+c = a * b
+d = c.cube()
+d.backward()
+"""
+
+
+def test_an_op_no_table_knows_says_its_right_derivative_was_checked_numerically(
+    player_page: Page, server: str
+) -> None:
+    # A learner's `cube` whose rule forgets the 3: the row said "the right local derivative
+    # is 108" as if a table knew cube; the engine measured it by re-runs of the op's code.
+    open_player(player_page, player_url(server, CUBE_FORGETS_THE_3))
+    panel = player_page.get_by_test_id("engine-check")
+    row = panel.locator("[data-testid=engine-check-row][data-op=cube]")
+    expect(row).to_have_attribute("data-verdict", "wrong")
+    write = 1 + CUBE_FORGETS_THE_3.splitlines().index(
+        "            self.grad += self.data ** 2 * out.grad"
+    )
+    expect(row).to_contain_text(f"uses 36 as c's local derivative on line {write}")
+    expect(row).to_contain_text(
+        "the right local derivative is 108, checked numerically: no table knows cube, so its "
+        "own code was run again with c nudged a tiny step up and down."
+    )
+    # A table's op says nothing of the kind.
+    times = panel.locator("[data-testid=engine-check-row][data-op='*']")
+    expect(times).to_have_text(re.compile(r"right local derivatives on every use\.$"))

@@ -15,6 +15,7 @@ from playwright.sync_api import Page, expect
 from backprop_animator.engine import trace_source
 from backprop_animator.engine.program_examples import OWN_ENGINE
 from tests.browser.conftest import open_player, player_url
+from tests.engine.test_gradient_names import GRAD_IN_WORDS
 from tests.support.programs import own_value_program
 
 pytestmark = pytest.mark.browser
@@ -142,3 +143,24 @@ def test_a_backward_frame_of_a_loop_that_writes_the_gradients_shows_no_rule_call
     expect(code).to_contain_text("Your backward() \u00b7 step 1 of 1: c (its loop writes")
     expect(code).to_contain_text("child.grad += local * v.grad")
     expect(code).not_to_contain_text("_backward()")
+
+
+def test_a_value_the_passs_order_leaves_out_wears_no_topo_badge(
+    player_page: Page, server: str
+) -> None:
+    # A rule under `rule` and a gradient under `backwards_grad`: the leaves' rules, which
+    # do nothing, are no steps of the pass's order; each of them wore a badge reading 0.
+    trace = trace_source(GRAD_IN_WORDS)
+    topo = trace["passes"][-1]["topo"]
+    open_player(player_page, player_url(server, GRAD_IN_WORDS, frame=len(trace["frames"]) - 1))
+    badges = player_page.locator("[data-testid=node] [data-testid=topo-badge]")
+    expect(badges).to_have_count(len(topo))
+    expect(badges.filter(has_text=re.compile(r"^0$"))).to_have_count(0)
+    for position, node in enumerate(topo, start=1):
+        record = player_page.locator(f"[data-testid=node][data-node-id={node}]")
+        expect(record.get_by_test_id("topo-badge")).to_have_text(str(position))
+    # Its writes are the rule's (lines of `def rule()`), called by `n.rule()`: the note
+    # said backward()'s loop wrote them.
+    expect(player_page.get_by_test_id("code-panel")).to_contain_text(
+        "(its loop runs each node's rule, which writes the gradients)"
+    )

@@ -752,6 +752,8 @@ def test_an_update_inside_a_closed_box_is_counted_beside_it_not_piled_up(
 ) -> None:
     # micrograd's MLP, drawn as one closed box: its last optimizer step moved 103 weights
     # inside it, each spelled out in a label of its own, a pile of which none could be read.
+    # On a phone, where the count stood past the graph's right edge until Fit was pressed.
+    player_page.set_viewport_size({"width": 390, "height": 844})
     source = Path(__file__).parents[1] / "engine" / "real_code" / "micrograd_nn_import.py"
     text = source.read_text(encoding="utf-8")
     url = f"{server}/?{urllib.parse.urlencode({'source': text})}"
@@ -766,3 +768,10 @@ def test_an_update_inside_a_closed_box_is_counted_beside_it_not_piled_up(
     expect(counted.first).to_have_text(re.compile(r"^\d+ data values change$"))
     # One label a box at most: none of a box's values is spelled out beside it.
     assert player_page.locator("[data-testid=delta]").count() <= boxes.count()
+    frame = player_page.get_by_test_id("graph-frame")
+    expect(counted.first).to_be_in_viewport()
+    label = counted.first.bounding_box()
+    edges = frame.bounding_box()
+    assert label is not None and edges is not None
+    assert edges["x"] <= label["x"], (label, edges)
+    assert label["x"] + label["width"] <= edges["x"] + edges["width"], (label, edges)

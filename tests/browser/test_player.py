@@ -10,6 +10,7 @@ import pytest
 from playwright.sync_api import Page, Route, expect
 
 from tests.browser.conftest import NEURON, Problems, open_player, player_url
+from tests.engine.test_public_code_fixes import COUNTED_TENSOR
 from tests.support.programs import MLP_TRAINED_THREE_STEPS, mlp_program
 
 pytestmark = pytest.mark.browser
@@ -225,6 +226,30 @@ def test_a_label_containing_html_stays_text(player_page: Page, server: str) -> N
     expect(player_page.locator("[data-testid=node-table] tbody")).to_contain_text(label)
     assert player_page.locator("#player img, #player b").count() == 0
     assert dialogs == []
+
+
+def test_a_backward_that_sorts_nothing_lists_its_values_and_says_there_is_no_order(
+    player_page: Page, server: str
+) -> None:
+    # Grokking Deep Learning's Tensor: backward() recurses into its creators, writing each
+    # gradient itself; no topo. The table listed no value ("Table of values (0)") and the
+    # topo panel described an order "the backward loop walks from the right" it never showed.
+    open_player(player_page, player_url(server, COUNTED_TENSOR))
+    player_page.get_by_test_id("scrubber").focus()
+    player_page.keyboard.press("End")
+    expect(player_page.locator(".topo-hint")).to_have_text(
+        "No order here: y.backward() runs no rule per node (it writes the gradients itself), "
+        "so there is no topological order to walk."
+    )
+    expect(player_page.get_by_test_id("topo-chip")).to_have_count(0)
+    # No value wears a place in an order that does not exist, and every gradient, written
+    # at the sort frame, is final there.
+    expect(player_page.locator("[data-testid=node] [data-testid=topo-badge]")).to_have_count(0)
+    expect(player_page.locator("[data-testid=node][data-final]")).to_have_count(6)
+    player_page.get_by_text("Table of values (6)").click()
+    rows = player_page.locator("[data-testid=node-table] tbody tr")
+    expect(rows).to_have_count(6)
+    expect(rows.last).to_contain_text("y")
 
 
 # For each name cell of the table cut short, whether its last character and its first

@@ -176,6 +176,20 @@ def test_micrograd_nn_nodes_carry_the_learners_lines_and_paths() -> None:
     assert "MLP.layers[2].neurons[0]" in {node["group"] for node in trace["nodes"]}
 
 
+def test_a_build_frame_of_a_node_linked_by_its_own_method_points_where_it_was_made() -> None:
+    # DeZero's `output.set_creator(self)`: every build frame pointed at `self.creator =
+    # func`, a helper's line, whatever the op; now at the op's making of its output.
+    source = (Path(__file__).parent / "real_code" / "dezero_step16_generations.py").read_text()
+    lines = source.splitlines()
+    builds = [f for f in trace_source(source)["frames"] if f["phase"] == "build"]
+    assert {lines[f["line"] - 1].strip() for f in builds} == {"outputs = [Variable(y) for y in ys]"}
+    # An op's own code that sets the link keeps its line (early tinygrad's `apply`).
+    source = (Path(__file__).parent / "real_code" / "function_instance_engine.py").read_text()
+    lines = source.splitlines()
+    builds = [f for f in trace_source(source)["frames"] if f["phase"] == "build"]
+    assert {lines[f["line"] - 1].strip() for f in builds} == {"ret._ctx = ctx"}
+
+
 def test_calls_nest_as_deep_as_cpythons_default() -> None:
     # A learner's recursive sort over a 900-deep chain, as CPython runs it.
     source = (

@@ -1,7 +1,12 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
-import { carriedPass, opsThatWrote, replacedRows } from "../../static/js/lab/engine-check-view.js";
+import {
+  carriedPass,
+  measuredOps,
+  opsThatWrote,
+  replacedRows,
+} from "../../static/js/lab/engine-check-view.js";
 
 /** A backward frame of pass `pass` adding into `to`, whose gradient was `before`. */
 const add = (pass, to, before, delta = 1) => ({
@@ -39,6 +44,22 @@ describe("opsThatWrote: the check's rows some rule wrote a gradient of", () => {
     frames.push({ ...add(0, "a", 0), node: "n4", contributions: [] });
     const rows = opsThatWrote({ nodes, frames });
     assert.deepEqual([...rows].sort(), ["**", "Pow", "^", "pow", "pow 2x", "power", "tanh"]);
+  });
+});
+
+describe("measuredOps: the rows whose right derivatives were measured", () => {
+  it("names an op no table knows by its row, and no op a table knows", () => {
+    // A learner's `cube` and a `pow 3` worded power, both measured by re-runs of their own
+    // code: their rows say "checked numerically", not as if a table knew them.
+    const trace = {
+      nodes: [
+        { id: "n0", op: "" },
+        { id: "n1", op: "*" },
+        { id: "n2", op: "cube", reference: "numeric" },
+        { id: "n3", op: "pow 3", reference: "numeric" },
+      ],
+    };
+    assert.deepEqual([...measuredOps(trace)].sort(), ["cube", "pow"]);
   });
 });
 

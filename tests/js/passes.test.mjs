@@ -372,3 +372,44 @@ describe("one pass whose backward() writes the gradients itself (no rule runs)",
     }
   });
 });
+
+describe("a backward() that sorts nothing and runs no rule (Grokking's Tensor)", () => {
+  // y = a * b; y.backward() recurses into y's creators, writing each gradient itself:
+  // its sort frame holds every write, and no frame runs a node's rule.
+  const trace = /** @type {any} */ ({
+    schema: 2,
+    nodes: [
+      { id: "n0", name: "a", label: "a", op: "", kind: "leaf", data: 2, grad: -3 },
+      { id: "n1", name: "b", label: "b", op: "", kind: "leaf", data: -3, grad: 2 },
+      { id: "n2", name: "y", label: "y", op: "*", kind: "op", data: -6, grad: 1 },
+    ],
+    edges: [
+      { source: "n0", target: "n2" },
+      { source: "n1", target: "n2" },
+    ],
+    topo: [],
+    output: "n2",
+    passes: [{ output: "n2", topo: [], data: -6 }],
+    frames: [
+      { phase: "build", node: "n2", text: "y = a*b", pass: 0 },
+      {
+        phase: "sort",
+        node: "n2",
+        text: "y.backward() writes the gradients itself",
+        pass: 0,
+        changes: [
+          { node: "n2", field: "grad", before: 0, after: 1 },
+          { node: "n0", field: "grad", before: 0, after: -3 },
+          { node: "n1", field: "grad", before: 0, after: 2 },
+        ],
+      },
+    ],
+  });
+
+  it("marks every gradient final at the sort frame, which wrote them all", () => {
+    const timeline = createTimeline(trace);
+    const state = stateAt(timeline, 1);
+    assert.deepEqual([...state.final], [1, 1, 1]);
+    assert.deepEqual([...stateAt(timeline, 0).final], [0, 0, 0]);
+  });
+});

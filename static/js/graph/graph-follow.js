@@ -12,7 +12,7 @@ import {
   slideTo,
   underCovers,
 } from "./graph-camera.js";
-import { deltaTexts, labelSize, labelSpot } from "./label-placement.js";
+import { changeTexts, deltaTexts, labelSize, labelSpot } from "./label-placement.js";
 import { SIZES } from "../layout/layout-sizes.js";
 
 /** Steps closer together than this (an arrow key held) move the view without a glide. */
@@ -102,7 +102,8 @@ export function createFollower(options) {
    * @param {boolean} overview
    */
   function labelsDrawn(state, overview) {
-    if (!camera.following || state.current < 0 || overview || !state.contributions.length) return;
+    const labelled = state.contributions.length > 0 || (state.changes?.length ?? 0) > 0;
+    if (!camera.following || state.current < 0 || overview || !labelled) return;
     show(options, camera, state, (x, y, k, reach) => panZoom.centerOn(x, y, k, true, reach));
   }
 
@@ -197,7 +198,8 @@ function show(options, camera, state, move) {
 
 /**
  * What a step shows, in layout units: `whole`, the node with the values its step reads
- * (a build's operands; a backward step's `+=` targets, each with its `+=` label), and
+ * (a build's operands; a backward step's `+=` targets, each with its `+=` label; an
+ * update's changed values, each with the label of its change), and
  * `keep`, what must be on screen whole: `whole` where it fits the view at scale `k`.
  * Where it does not (a phone), the first of these that fits is kept, and the view slides
  * from it towards the rest (aimAt):
@@ -207,7 +209,7 @@ function show(options, camera, state, move) {
  * - the current value with a target's gradient cell and label, where the sum lands (a big
  *   graph's records have room for 9 digits: an MLP's `(x-1)**2` beside its `x-1`);
  * - the current value with the label of a `+=` into itself (a closed box holding both
- *   ends of a rule), or that label with its gradient cell;
+ *   ends of a rule) or of its change (an update), or that label with its gradient cell;
  * - the targets with their labels; one of them; its gradient cell and label.
  * Where one target adds to a gradient already holding a contribution (a fork: the
  * expanded neuron's e, an MLP's b), the step is shown at a smaller `scale` rather than
@@ -231,10 +233,10 @@ function stepFocus(options, index, frameIndex, k, state) {
   const reads = new Map();
   /** Each `+=` target's gradient cell with its label: where the sum lands. @type {Map<number, Box>} */
   const lands = new Map();
-  if (backward && state) {
+  const labels = state ? stepLabels(state, timeline.trace.mistake === "assign") : null;
+  if (labels && state) {
     const placed = options.placedLabels?.(state.index) ?? null;
-    const overwrite = timeline.trace.mistake === "assign"; // as delta-labels.js writes them
-    for (const [child, texts] of deltaTexts(state.contributions, overwrite)) {
+    for (const [child, texts] of labels) {
       const record = layout.records[child];
       if (!record) continue;
       let label = placed?.get(child);
@@ -274,7 +276,7 @@ function stepFocus(options, index, frameIndex, k, state) {
   if (fits(whole)) return { whole, keep: whole, scale: k };
   // Its label with its gradient cell, where the sum lands, if the whole record is too wide.
   const selves = self ? [self, /** @type {Box} */ (lands.get(index))] : [];
-  if (!backward && reads.size > 0) {
+  if (!labels && reads.size > 0) {
     // A build a little too wide (a big graph's records have room for 9 digits): zoomed
     // out a tenth at most, its operands keep their names (x1 and w1 of `x1*w1 = 2 × −3`
     // went off a phone's left edge), the new value's gradient cell, 0, may go past the
@@ -311,6 +313,20 @@ function stepFocus(options, index, frameIndex, k, state) {
     /** @type {Box} */ (lands.get(chosen)),
   ];
   return { whole, keep: choices.find(fits) ?? recordBox(layout, chosen), scale: k };
+}
+
+/**
+ * The labels a step writes beside values (as delta-labels.js writes them), by value: a
+ * backward step's `+=`s, an update frame's changes (an optimizer step's '103 data values
+ * change' beside a folded MLP went past a phone's right edge); null for a build or sort.
+ * @param {import("../passes/timeline.js").FrameState} state
+ * @param {boolean} overwrite  the bug lab's `=` engine
+ * @returns {Map<number, string[]> | null}
+ */
+function stepLabels(state, overwrite) {
+  if (state.phase === "backward") return deltaTexts(state.contributions, overwrite);
+  if (state.phase === "update") return changeTexts(state.changes ?? []);
+  return null;
 }
 
 /**

@@ -196,11 +196,14 @@ export function createNodeElements(
       { class: "node-name", "data-testid": "node-name", x: NAME_INSET, y: -NAME_LIFT },
       group,
     ).textContent = name;
-  const position = String(topoIndex[i] + 1);
-  const badgeWidth = topoBadgeWidth(topoIndex[i] + 1);
-  const badge = svg("g", { class: "topo-badge", "data-testid": "topo-badge" }, group);
-  svg("rect", { x: -badgeWidth / 2, y: -9, width: badgeWidth, height: 18, rx: 9 }, badge);
-  svg("text", { dy: "0.35em" }, badge).textContent = position;
+  // A value the pass's order leaves out (a learner's sort that misses it, leaves whose
+  // rules no loop calls) has no place in it: no badge, where one read "0".
+  if (topoIndex[i] >= 0) {
+    const badgeWidth = topoBadgeWidth(topoIndex[i] + 1);
+    const badge = svg("g", { class: "topo-badge", "data-testid": "topo-badge" }, group);
+    svg("rect", { x: -badgeWidth / 2, y: -9, width: badgeWidth, height: 18, rx: 9 }, badge);
+    svg("text", { dy: "0.35em" }, badge).textContent = String(topoIndex[i] + 1);
+  }
   return {
     index: i,
     group,

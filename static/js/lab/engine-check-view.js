@@ -29,12 +29,13 @@ import { partedAtEnds } from "./mistakes.js";
 /**
  * @typedef {{nameOf: (id: string) => string, jump: (frame: number) => HTMLButtonElement,
  *   number: (value: number, frame: number) => HTMLElement, grad: string,
- *   writeLines: (frame: number, child: string) => number[]}} RowContext
+ *   writeLines: (frame: number, child: string) => number[], measured: Set<string>}} RowContext
  *   nameOf: a node's name on screen; jump: a new button to a frame; number: a number the
  *   row shows about that frame, which the quiz may hide; grad: the gradient's attribute
  *   as the learner's class names it (`check.grad`: `gradient`, `_grad`), else `grad`;
  *   writeLines: the lines of the learner's writes into `child` at that frame (two for
- *   `a * a`, whose local derivative is their sum), each once, where known
+ *   `a * a`, whose local derivative is their sum), each once, where known; measured: the
+ *   rows of ops no table knows, whose right derivatives were measured (`measuredOps`)
  */
 
 /**
@@ -79,7 +80,7 @@ function jumpButton(frame, onSeek, buttons) {
  * @param {{holder: string, by: import("../passes/trace.js").RuleVerdict} | undefined} replaced
  * @param {RowContext} ctx
  */
-function ruleRow(rule, wrote, replaced, { nameOf, jump, number, writeLines }) {
+function ruleRow(rule, wrote, replaced, { nameOf, jump, number, writeLines, measured }) {
   const where = rule.line ? ` (line ${rule.line})` : "";
   /** @type {(Node | string)[]} */
   const parts = [html("code", { text: rule.op }), ` rule${where}: `, verdictMark(rule.verdict)];
@@ -112,7 +113,9 @@ function ruleRow(rule, wrote, replaced, { nameOf, jump, number, writeLines }) {
       number(learner, frame),
       ` as ${nameOf(child)}'s local derivative${at}; the right local derivative is `,
       number(correct, frame),
-      ". ",
+      measured.has(rule.op)
+        ? `, checked numerically: no table knows ${rule.op}, so its own code was run again with ${nameOf(child)} nudged a tiny step up and down. `
+        : ". ",
       jump(frame),
     );
   } else if (rule.verdict === "unchecked" && replaced) {
@@ -132,7 +135,13 @@ function ruleRow(rule, wrote, replaced, { nameOf, jump, number, writeLines }) {
     );
   } else {
     // Right derivatives, which is all this row judges: a rule that writes `=` is the += row's.
-    parts.push(rule.line ? " local derivatives on every use." : " (the built-in engine).");
+    parts.push(
+      !rule.line
+        ? " (the built-in engine)."
+        : measured.has(rule.op)
+          ? ` local derivatives on every use, checked numerically: no table knows ${rule.op}, so its own code was run again with each operand nudged a tiny step up and down.`
+          : " local derivatives on every use.",
+    );
   }
   return html(
     "li",
@@ -177,6 +186,21 @@ export function opsThatWrote(trace) {
     if (frame.phase !== "backward" || frame.contributions.length === 0) continue;
     ops.add(rowOf(opOf.get(frame.node) ?? ""));
   }
+  return ops;
+}
+
+/**
+ * The rows (`rowOf`) of ops no table of right rules knows, whose right derivatives the
+ * engine measured by running the op's own code again with an operand moved by ±h (its
+ * nodes say `reference: "numeric"`, SPEC §14): a learner's `cube`, judged right or wrong
+ * with no word of how, read as if a table knew it.
+ * Example: a node {op: "cube", reference: "numeric"} -> Set {"cube"}
+ * @param {import("../passes/trace.js").Trace} trace
+ * @returns {Set<string>}
+ */
+export function measuredOps(trace) {
+  const ops = new Set();
+  for (const node of trace.nodes) if (node.reference === "numeric") ops.add(rowOf(node.op));
   return ops;
 }
 
@@ -484,6 +508,7 @@ export function mountEngineCheckView(
       const lines = shown.contributions.filter((c) => c.to === child).map((c) => c.line);
       return [...new Set(lines.filter((line) => line !== undefined))];
     },
+    measured: measuredOps(trace),
   };
   const wrote = opsThatWrote(trace);
   const replaced = replacedRows(check, trace);

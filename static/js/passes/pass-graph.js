@@ -170,10 +170,17 @@ export async function mountPassGraph(
       layout = computeLayout(input);
       layouts.set(shape, layout);
     }
+    // Numbered along the pass's topo only: a value built but unused, or every value of a
+    // backward() that sorts nothing, has no place in an order (no badge; Grokking's Tensor
+    // wore 1 to 6 while its topo panel said there was no order).
+    const inTopo = new Set(pass.topoIds.map((id) => timeline.indexOf.get(id)));
     const topoIndex = new Int32Array(view.items.length).fill(-1);
-    view.order.forEach((v, position) => {
-      topoIndex[v] = position;
-    });
+    let position = 0;
+    for (const v of view.order) {
+      const item = view.items[v];
+      const members = "node" in item ? [item.node] : fold.boxes[item.box].members;
+      if (members.some((m) => inTopo.has(m))) topoIndex[v] = position++;
+    }
     // The view's own operands, parents and first frames, by view index: the camera reads
     // them for the values a step reads (graph-follow.js). Left as the whole trace's, by
     // node index, a backward step's focus took some other node's operands (often none):

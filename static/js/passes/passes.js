@@ -289,7 +289,15 @@ function describePass(trace, framePass, operands, parents, indexOf, pass, p) {
     member,
     topoIndex,
     backwardFrame,
-    finalFrame: finalFrames(parents, member, backwardFrame, at(pass.output), sortFrame, frameCount),
+    finalFrame: finalFrames(
+      parents,
+      member,
+      backwardFrame,
+      at(pass.output),
+      sortFrame,
+      frameCount,
+      pass.topo.length === 0,
+    ),
     data: Number.isFinite(pass.data) ? pass.data : trace.nodes[at(pass.output)].data,
   };
 }
@@ -335,8 +343,9 @@ function firstChanged(frame, indexOf) {
  * @param {number} output
  * @param {number} sortFrame
  * @param {number} frameCount
+ * @param {boolean} noSort  the pass has no topo (its backward() sorts nothing)
  */
-function finalFrames(parents, member, backwardFrame, output, sortFrame, frameCount) {
+function finalFrames(parents, member, backwardFrame, output, sortFrame, frameCount, noSort) {
   const finalFrame = new Int32Array(member.length).fill(frameCount);
   for (let i = 0; i < member.length; i++) {
     if (!member[i]) continue;
@@ -350,6 +359,11 @@ function finalFrames(parents, member, backwardFrame, output, sortFrame, frameCou
     if (any && last >= 0) finalFrame[i] = last;
   }
   if (sortFrame >= 0) finalFrame[output] = sortFrame;
+  // A backward() that runs no node's rule and sorts nothing writes every gradient at
+  // its sort frame (Grokking's Tensor, recursing into its creators): final there, where
+  // none was ever marked final but the output's.
+  if (sortFrame >= 0 && noSort && !backwardFrame.some((k) => k >= 0))
+    for (let i = 0; i < member.length; i++) if (member[i]) finalFrame[i] = sortFrame;
   return finalFrame;
 }
 

@@ -189,6 +189,28 @@ function loopWriteLine(trace, state) {
 }
 
 /**
+ * What backward()'s loop did at a frame where no line of it is known to call the rule:
+ * its own loop writes each node's share (microgpt's `child.grad += local * v.grad`), or,
+ * where every write is outside backward()'s lines, the node's rule wrote them, called by a
+ * line the engine did not find (`n.rule()`: the note said the loop wrote them).
+ * Example: writes on lines 20 and 21, backward() on lines 25–36 -> "its loop runs each
+ * node's rule, which writes the gradients"
+ * @param {import("../passes/trace.js").Trace} trace
+ * @param {import("../passes/timeline.js").FrameState} state
+ */
+export function loopNote(trace, state) {
+  const code = trace.passes?.[state.pass ?? 0]?.backward;
+  const lines = state.contributions.map((c) => c.line);
+  const outside =
+    code !== undefined &&
+    lines.length > 0 &&
+    lines.every((line) => typeof line === "number" && (line < code.line || line > code.end_line));
+  return outside
+    ? "its loop runs each node's rule, which writes the gradients"
+    : "its loop writes the gradients";
+}
+
+/**
  * The sort frame: the program's own backward(), else the engine's backward and its
  * depth-first sort, else a sketch of them.
  * @param {CodeContext} context
@@ -306,8 +328,7 @@ function backwardParts(context, state) {
       : own?.call != null
         ? programExcerpt(loopWriteLine(trace, state) ?? own.call, sourceLines, codeBlock, step)
         : own
-          ? // No rule is called: its own loop writes each node's share (the rule below).
-            [html("p", { class: "code-note", text: `${step} (its loop writes the gradients)` })]
+          ? [html("p", { class: "code-note", text: `${step} (${loopNote(trace, state)})` })]
           : [loopBlock(context, state)];
   if (node.kind !== "op") {
     parts.push(

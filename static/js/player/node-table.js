@@ -1,9 +1,10 @@
 /**
  * The node table: the same numbers as the picture, as an accessible table
  * (topo position, name, op, data, grad at this frame). It lists the values built by
- * this frame, in topo order, but only the rows in the scroll box's view (plus a few
- * either side) exist: the table is pushed down by its first row's offset and a
- * spacer below it stands in for the rest, so the scrollbar is the full list's.
+ * this frame, in topo order (with no topo, in the order they were made), but only the
+ * rows in the scroll box's view (plus a few either side) exist: the table is pushed down
+ * by its first row's offset and a spacer below it stands in for the rest, so the
+ * scrollbar is the full list's.
  * aria-rowcount and aria-rowindex tell assistive tech where the rows sit in it.
  * Row elements are reused as the window moves, and a repaint writes only the
  * cells whose text changed, so scrubbing a 2,000-value graph with the table open
@@ -168,7 +169,7 @@ function paintSlot(view, slot, i, place, state) {
     slot.rowIndex = place + 2;
     slot.row.setAttribute("aria-rowindex", String(slot.rowIndex));
   }
-  const positionText = state.sorted ? String(positionOf[i]) : "";
+  const positionText = state.sorted && positionOf[i] > 0 ? String(positionOf[i]) : "";
   if (slot.positionText !== positionText) {
     slot.positionText = positionText;
     slot.position.textContent = positionText;
@@ -335,14 +336,18 @@ function listen(view) {
 export function mountNodeTable(container, { timeline, names, partedAt = null }) {
   const { trace } = timeline;
   const size = trace.nodes.length;
-  const elements = buildTable(trace.topo.length, partedAt !== null);
+  // A backward() that sorts nothing (it recurses, writing each gradient itself) has no
+  // topo: its values are listed in the order they were made, not left out (a table of 0).
+  const ids = trace.topo.length ? trace.topo : trace.nodes.map((node) => node.id);
+  const elements = buildTable(ids.length, partedAt !== null);
   container.replaceChildren(elements.details);
 
-  const order = trace.topo.map((id) => /** @type {number} */ (timeline.indexOf.get(id)));
-  const positionOf = new Int32Array(size);
-  order.forEach((i, position) => {
-    positionOf[i] = position + 1;
-  });
+  const order = ids.map((id) => /** @type {number} */ (timeline.indexOf.get(id)));
+  const positionOf = new Int32Array(size); // 0: no place in a topo (none was made)
+  if (ids === trace.topo)
+    order.forEach((i, position) => {
+      positionOf[i] = position + 1;
+    });
   /** @type {TableView} */
   const view = {
     ...elements,

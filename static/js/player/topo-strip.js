@@ -38,6 +38,15 @@ export function mountTopoStrip(container, { timeline, names }) {
       return;
     }
     const output = names[/** @type {number} */ (timeline.indexOf.get(timeline.trace.output))];
+    if (order.length === 0) {
+      // A backward() that runs no rule per node (it recurses, writing each gradient
+      // itself): no order was made, and the hint of one that walks it described nothing.
+      hint.textContent = `No order here: ${output}.backward() runs no rule per node (it writes the gradients itself), so there is no topological order to walk.`;
+      hint.hidden = false;
+      list.replaceChildren();
+      shownKey = "";
+      return;
+    }
     hint.textContent =
       state.phase === "sort"
         ? (mistakeInfo(timeline.trace.mistake)?.topoHint?.(output) ??

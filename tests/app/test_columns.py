@@ -12,10 +12,8 @@ from __future__ import annotations
 import contextlib
 import gzip
 import json
-import shutil
-import subprocess
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import httpx
 import orjson
@@ -36,6 +34,7 @@ from backprop_animator.engine.trace.sentences import SENTENCES, first_add
 from tests.engine import straight_line_corpus as corpus
 from tests.engine.test_properties import Program, programs
 from tests.support.checkout import CHECKOUT
+from tests.support.node import NodeScript
 from tests.support.programs import fanout_program, mlp_program
 from tests.support.traces import ROOMY, same_program, traced
 
@@ -46,15 +45,15 @@ ENGINE_TESTS = Path(__file__).parent.parent / "engine"
 # 2-core machine (test_public_code.py raises it alike, with the same `ROOMY`).
 LIMITS = ROOMY
 
-# Reads {encodings, wants, which, decode} on stdin: decodes each encoding (unless `decode`
-# is false: then it is already what the page holds) and compares it with its trace as
-# JSON gives it, `wants[which[i]]`; writes, for each, null or where the first difference
-# is. It compares what JSON.stringify would write of the page's reading: numbers as
-# numbers (1.0 is written 1; a Python int past 2**53 is a double to both), booleans,
-# strings and null by type and value, an object's keys as a set (a key whose value is
-# undefined left out, an object's toJSON() read), lists by length and order. Done in
-# Node, where the decoded trace is: writing millions of values out as JSON and walking
-# them again in Python took most of a public program's test.
+# Answers {encodings, wants, which, decode}: decodes each encoding (unless `decode` is
+# false: then it is already what the page holds) and compares it with its trace as JSON
+# gives it, `wants[which[i]]`; for each, null or where the first difference is. It
+# compares what JSON.stringify would write of the page's reading: numbers as numbers (1.0
+# is written 1; a Python int past 2**53 is a double to both), booleans, strings and null
+# by type and value, an object's keys as a set (a key whose value is undefined left out,
+# an object's toJSON() read), lists by length and order. Done in Node, where the decoded
+# trace is: writing millions of values out as JSON and walking them again in Python took
+# most of a public program's test. One Node a test process answers them all.
 DECODE = """
 import({module}).then(({{ fromColumns }}) => {{
   const differ = (back, want) => {{
@@ -89,21 +88,17 @@ import({module}).then(({{ fromColumns }}) => {{
     }}
     return null;
   }};
-  let input = "";
-  process.stdin.setEncoding("utf8");
-  process.stdin.on("data", (chunk) => (input += chunk));
-  process.stdin.on("end", () => {{
-    const {{ encodings, wants, which, decode }} = JSON.parse(input);
-    const out = encodings.map((columns, i) => {{
+  serve(({{ encodings, wants, which, decode }}) =>
+    encodings.map((columns, i) => {{
       const found = differ(decode ? fromColumns(columns) : columns, wants[which[i]]);
       if (!found) return null;
       const message = found.shift();
       return `trace${{found.reverse().join("")}}: ${{message}}`;
-    }});
-    process.stdout.write(JSON.stringify(out));
-  }});
+    }}),
+  );
 }});
 """
+DECODER = NodeScript(DECODE.format(module=json.dumps(COLUMNS_JS.as_uri())))
 
 
 def differences(
@@ -112,19 +107,8 @@ def differences(
     """For each encoding, the page's decoder's reading of it against `wants[which[i]]`
     (`decode=False`: compare the encodings themselves): None where they are the same,
     else where the first difference is."""
-    node = shutil.which("node")
-    assert node, "the test command installs Node.js"
     asked = {"encodings": encodings, "wants": wants, "which": which, "decode": decode}
-    result = subprocess.run(
-        [node, "--input-type=module", "-e", DECODE.format(module=json.dumps(COLUMNS_JS.as_uri()))],
-        input=orjson.dumps(asked),
-        capture_output=True,
-        timeout=120,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr.decode()
-    found: list[str | None] = orjson.loads(result.stdout)
-    return found
+    return cast("list[str | None]", DECODER.ask(asked))
 
 
 def assert_round_trip(

@@ -322,6 +322,27 @@ def parse_python(source: str) -> ast.Module:
         return ast.parse(source, mode="exec")
 
 
+def _notebook_line(source: str, lineno: int | None) -> str:
+    """What a syntax error's line is, where it is a notebook's shell command or magic
+    pasted with the cells (`!pip install pygraphviz`, `%matplotlib inline`), which CPython
+    refuses with the same SyntaxError; else "".
+
+    Example: `"!pip install x"`, line 1 -> " (a notebook's shell command or magic: …)".
+    """
+    if lineno is None or lineno < 1:
+        return ""
+    lines = source.splitlines()
+    if lineno > len(lines):
+        return ""
+    text = lines[lineno - 1].lstrip()
+    if len(text) < 2 or text[0] not in "!%" or not (text[1].isalpha() or text[1] == "%"):
+        return ""
+    return (
+        " (a notebook's shell command or magic, `!pip install …` or `%matplotlib inline`: "
+        "no Python; leave the line out)"
+    )
+
+
 def _parse(source: str, limits: Limits) -> ast.Module:
     try:
         return parse_python(source)
@@ -336,7 +357,8 @@ def _parse(source: str, limits: Limits) -> ast.Module:
                 error.lineno,
                 column,
             ) from None
-        raise EngineError(f"syntax error: {error.msg}", error.lineno, column) from None
+        message = f"syntax error: {error.msg}{_notebook_line(source, error.lineno)}"
+        raise EngineError(message, error.lineno, column) from None
     except UnicodeEncodeError as error:  # a lone surrogate, which UTF-8 cannot encode
         raise _unreadable(source, error.start) from None
     except ValueError as error:

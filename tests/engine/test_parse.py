@@ -348,6 +348,27 @@ def test_an_unexpected_indent_is_a_syntax_error_on_its_line() -> None:
     assert caught.value.column is not None
 
 
+@pytest.mark.parametrize(
+    ("source", "line"),
+    [("!pip install pygraphviz\nx = 1\n", 1), ("x = 1\n%matplotlib inline\n", 2), ("%%time\n", 1)],
+)
+def test_a_notebooks_shell_command_or_magic_is_a_syntax_error_that_says_so(
+    source: str, line: int
+) -> None:
+    # A course notebook's cells pasted whole: CPython's SyntaxError, named for what it is.
+    with pytest.raises(SyntaxError):
+        ast.parse(source)
+    with pytest.raises(EngineError, match="syntax error: invalid syntax \\(a notebook's shell"):
+        trace_source(source)
+
+
+def test_a_modulo_or_a_not_equal_that_fails_to_parse_is_no_notebook_line() -> None:
+    for source in ("x = 5 %\n", "!= 3\n"):
+        with pytest.raises(EngineError) as caught:
+            trace_source(source)
+        assert "notebook" not in caught.value.message
+
+
 def test_the_error_text_includes_its_position() -> None:
     with pytest.raises(EngineError, match=r"^line 2, column 9: name 'w3' is not defined"):
         trace_source("x = 1.0\ny = x * w3\n")

@@ -2819,12 +2819,21 @@ class Recorder:
             )
         unshaped = graph_without_gradients(globals_)
         if unshaped is not None:
-            raise ProgramError(
+            head = (
                 f"the program's {unshaped.cls.name} objects hold a number and their operands, "
-                f"a graph, but not one drawn here: {missing_part(unshaped.attrs)}. Gradients "
-                "kept apart from the nodes (a dict a function of the program fills) are not "
-                "traced: give each node its own gradient, node.grad, and a backward() that "
-                "adds into it"
+                f"a graph, but not one drawn here: {missing_part(unshaped.attrs)}. "
+            )
+            if not names_a_gradient(globals_, unshaped):
+                raise ProgramError(
+                    head + "Nothing in the program computes a gradient yet (no grad, no "
+                    "backward()): a forward pass alone has no backward pass to draw. Give "
+                    "each node a grad and a rule (out._backward) that adds into its operands' "
+                    "grad, and call .backward() on the output"
+                )
+            raise ProgramError(
+                head + "Gradients kept apart from the nodes (a dict a function of the "
+                "program fills) are not traced: give each node its own gradient, node.grad, "
+                "and a backward() that adds into it"
             )
         apart = graph_kept_apart(globals_)
         if apart is not None and carried_forward(apart[0], apart[2], globals_):
@@ -3518,6 +3527,29 @@ def graph_in_functions(globals_: dict[str, Any]) -> tuple[PInstance, str, str] |
                 return value, number, name
     return None
 
+
+def names_a_gradient(globals_: dict[str, Any], node: PInstance) -> bool:
+    """Whether a function of the program, global or a method along `node`'s class's MRO,
+    has a gradient's name (`grad`, `backward`, `deriv`, `adjoint` in it): where none has,
+    a graph without gradients is a tutorial's forward pass pasted alone (its `Value` with
+    `_prev` and `_op`, before `grad`), not gradients kept apart (sidsite's
+    `get_gradients`). Bounded: 4,096 globals, `MAX_KEYS_LOOKED_AT` names of each class."""
+    functions = chain(
+        islice(globals_.items(), 4096),
+        *(
+            islice(cls.namespace.items(), MAX_KEYS_LOOKED_AT)
+            for cls in node.cls.mro
+            if not cls.builtin
+        ),
+    )
+    for name, held in functions:
+        if type(held) is Function and any(part in name.lower() for part in GRADIENT_PARTS):
+            return True
+    return False
+
+
+# Parts of a function's name that say it computes gradients (`names_a_gradient`)
+GRADIENT_PARTS = ("grad", "backward", "deriv", "adjoint", "backprop")
 
 MAX_OPERANDS_LOOKED_AT = 8
 MAX_KEYS_LOOKED_AT = 64

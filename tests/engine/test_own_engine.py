@@ -2577,3 +2577,45 @@ def test_operands_a_learner_calls_kids_are_the_nodes_operands() -> None:
     assert_same_output(printed_lines(trace), run_in_cpython(source))
     rules = {rule["op"]: rule["verdict"] for rule in trace["engine_check"]["rules"]}
     assert rules["*"] == "wrong" and {v for op, v in rules.items() if op != "*"} == {"right"}
+
+
+# A tutorial's graph before its gradients (`data`, `_prev`, `_op`, no `grad`, no pass),
+# and the same graph whose gradients a function of the program keeps in a dict.
+FORWARD_GRAPH = """\
+class Num:
+    def __init__(self, data, _children=(), _op=''):
+        self.data = data
+        self._prev = set(_children)
+        self._op = _op
+
+    def __mul__(self, other):
+        return Num(self.data * other.data, (self, other), '*')
+
+    def __add__(self, other):
+        return Num(self.data + other.data, (self, other), '+')
+
+p = Num(1.5) * Num(4.0) + Num(-2.0)
+print(p.data, p._op, len(p._prev))
+"""
+GRADIENTS_IN_A_DICT = """
+def gradients(out):
+    grads = {out: 1.0}
+    for child in out._prev:
+        grads[child] = grads[out]
+    return grads
+
+print(len(gradients(p)))
+"""
+
+
+def test_a_graph_before_its_gradients_is_refused_as_a_forward_pass_alone() -> None:
+    # The page's forward-only `Value` pasted alone was told its gradients were "kept
+    # apart from the nodes (a dict a function of the program fills)": there are none.
+    assert run_in_cpython(FORWARD_GRAPH) == ["4.0 + 2"]
+    with pytest.raises(EngineError, match=r"no `grad` attribute\. Nothing in the program comp"):
+        trace_source(FORWARD_GRAPH)
+    kept_apart = FORWARD_GRAPH + GRADIENTS_IN_A_DICT
+    assert run_in_cpython(kept_apart) == ["4.0 + 2", "3"]
+    with pytest.raises(EngineError, match=r"no `grad` attribute\. Gradients kept apart"):
+        trace_source(kept_apart)
+

@@ -458,6 +458,8 @@ class Recorder:
             name = enum_op_name(op)
             if name:
                 name = self.worded_op(name)
+            elif type(op) is tuple:
+                name = self.tuple_op(op)
             elif type(op) is PInstance and op.cls.shape is None:
                 name = clean_text(cut_label(op.cls.name))  # an op object (`Sigmoid()`)
         state = self.state
@@ -556,6 +558,20 @@ class Recorder:
             args = making[1]
             return ops.power_op(args[1] if len(args) > 1 else None)
         return known
+
+    def tuple_op(self, op: tuple[Any, ...]) -> str:
+        """An op kept as a tuple of its word and its number (`("pow", k)`, a dispatching
+        engine's `local_grads()` reading `op[1]`): the op the word names, a power with
+        that number as its exponent; "" for any other tuple.
+
+        Example: `("pow", 2)` -> `**2`, `("mul",)` -> `*`, `(1, 2)` -> "".
+        """
+        if not 1 <= len(op) <= 2 or type(op[0]) is not str:
+            return ""
+        word = clean_text(cut_label(op[0]))
+        if len(op) == 2 and ops.OP_OF_WORD.get(word.lower()) == "**":
+            return ops.power_op(op[1])
+        return self.worded_op(word)
 
     def op_made(self, instance: PInstance) -> str:
         """The op of a node whose class keeps none: the one the method making it stands

@@ -280,6 +280,7 @@ RIGHT: dict[str, Callable[[], dict[str, float]]] = {
     "pow_without_exponent": lambda: mg(lambda x: 3 * x**2 + x * -4 + 5, x=3.0),
     "div_sign": lambda: {"a": 1 / 4, "b": -6 / 16 + 1},
     "op_objects_mul_factor": lambda: mg(lambda x, y: x * y + x * x, x=3.0, y=-2.0),
+    "dispatch_tuple_op_pow": lambda: mg(lambda w, x, b: (w * x + b) ** 2, w=0.5, x=3.0, b=-1.0),
     "mul_no_upstream": _mul_no_upstream,
     "sort_without_visited": lambda: mg(lambda x, y: (x * y) * (x * y) + x * y, x=3, y=2),
     "topo_not_reversed": _tanh_wx_b,
@@ -513,6 +514,9 @@ CHECKS: dict[str, tuple[dict[str, Any], Any, Any]] = {
     # rules ran unseen ("unchecked"), and the factor left out of x*x's first share was
     # blamed on the sort.
     "op_objects_mul_factor": ({"*": (5, "n3", "n0"), "+": R}, R, R),
+    # Ops kept as tuples, `("pow", 2)`: the power was a row "" and "unchecked", its rule's
+    # missing `- 1` unnamed; err's share is 2 × 0.5² = 0.5, not 2 × 0.5.
+    "dispatch_tuple_op_pow": ({"*": R, "+": R, "**": (4, "n5", "n4")}, R, R),
     "mul_no_upstream": ({"*": (9, "n2", "n0"), "+": R, "exp": R}, R, R),
     "sort_without_visited": ({"*": R, "+": R}, (5, "n2", "n3"), R),
     "topo_not_reversed": ({"*": R, "+": R, "tanh": R}, (6, "n3", "n4"), R),
@@ -793,6 +797,7 @@ UNUSUAL = {
     # Leaves with no rule to run: an empty list of them, one backward over (child, local)
     # pairs, a class per op that skips a node with none.
     "closure_late_binding", "div_divisor_reciprocal", "sigmoid_s_times_s",
+    "dispatch_tuple_op_pow",
     "tape_right", "tape_log_wrong", "tape_mul_no_upstream",  # a tape: the ops' rules only
     "tape_never_cleared", "tape_cleared_training",
     "left_right_div_sign", "grad_fn_one_line_loop",  # a leaf's grad_fn is None: skipped

@@ -2619,3 +2619,67 @@ def test_a_graph_before_its_gradients_is_refused_as_a_forward_pass_alone() -> No
     with pytest.raises(EngineError, match=r"no `grad` attribute\. Gradients kept apart"):
         trace_source(kept_apart)
 
+
+# An engine dispatching on a tuple op, its exponent the tuple's number (`{power}`).
+TUPLE_OPS = """\
+class Var:
+    def __init__(self, value, children=(), op=None):
+        self.value = value
+        self.children = children
+        self.op = op
+        self.grad = 0.0
+
+    def __mul__(self, other):
+        return Var(self.value * other.value, (self, other), ("mul",))
+
+    def __pow__(self, k):
+        return Var(self.value ** k, (self,), ("pow", k))
+
+    def local_grads(self):
+        if self.op is None:
+            return []
+        if self.op[0] == "mul":
+            a, b = self.children
+            return [b.value, a.value]
+        k = self.op[1]
+        return [{power}]
+
+    def backward(self):
+        order, seen = [], set()
+
+        def visit(v):
+            if v not in seen:
+                seen.add(v)
+                for c in v.children:
+                    visit(c)
+                order.append(v)
+
+        visit(self)
+        self.grad = 1.0
+        for v in reversed(order):
+            for c, g in zip(v.children, v.local_grads()):
+                c.grad += g * v.grad
+
+x = Var(1.5)
+y = Var(-2.0)
+f = (x * y) ** 3 * x
+f.backward()
+print(f.value, x.grad, y.grad)
+"""
+
+
+@pytest.mark.parametrize(
+    ("power", "verdict"),
+    [
+        ("k * self.children[0].value ** (k - 1)", "right"),
+        ("k * self.children[0].value ** k", "wrong"),
+    ],
+)
+def test_an_op_kept_as_a_word_and_its_number_is_checked(power: str, verdict: str) -> None:
+    # `op=("pow", k)` was a row named "" and "unchecked": its rule's missing `- 1` unseen.
+    source = TUPLE_OPS.replace("{power}", power)
+    trace = trace_source(source)
+    assert_same_output(printed_lines(trace), run_in_cpython(source))
+    check = trace["engine_check"]
+    assert {row["op"]: row["verdict"] for row in check["rules"]} == {"*": "right", "**": verdict}
+    assert (check["sort"]["verdict"], check["accumulation"]["verdict"]) == ("right", "right")

@@ -1308,6 +1308,37 @@ def _parted_factors(
     return "".join(notes)
 
 
+def measured_text(
+    node: Value,
+    name: Names,
+    contributions: list[tuple[Value, float, float, float]],
+    writes: list[tuple[str, int, float | None, float]],
+    right: list[tuple[Value, float]],
+    upstream: float,
+    grad: str = "grad",
+) -> str:
+    """After the words of a rule whose op no table knows, once the program has ended and
+    re-runs of its op's code have measured the right local derivatives (`right`): each
+    factor that is not the right one, named beside it as `own_rule_text` names a table's,
+    and how the right one was found; "" where every factor is right.
+
+    Example (a `cube` whose rule forgets the 3, c = −6): `" The right local derivative for
+    c is 108, not 36. No table knows cube: the right one was measured by running its own
+    code again with c nudged a tiny step up and down."`
+    """
+    unknown = {c[0] for c, w in zip(contributions, writes, strict=True) if w[2] is None}
+    notes = _parted_factors(
+        contributions, right, name, unknown if upstream == 0 else (), upstream, grad
+    )
+    if not notes:
+        return ""
+    nudged = " and ".join(dict.fromkeys(name(child) for child, _ in right))
+    return (
+        f"{notes} No table knows {node._op}: the right one was measured by running its own "
+        f"code again with {nudged} nudged a tiny step up and down."
+    )
+
+
 def _kink(node: Value) -> tuple[str, float, float] | None:
     """The node's op and its range of right local derivatives, at a kink (`kink_range`)."""
     kink = kink_range(node, node._prev)

@@ -2462,12 +2462,30 @@ class Recorder:
         found = self.numeric_reruns() if self.replay is not None else None
         if not found:
             return self.finished(source, granularity, globals_)
+        self.say_measured(found)
         token = RERUN_LOCALS.set(found)
         try:
             self.replay_right(found)
             return self.finished(source, granularity, globals_)
         finally:
             RERUN_LOCALS.reset(token)
+
+    def say_measured(self, found: dict[Value, Locals]) -> None:
+        """The rule frames of nodes whose op no table knows, now that the re-runs have
+        `found` their right local derivatives: each factor that is not the right one is
+        named beside it, as a table's op's is as its rule runs (`narrate.measured_text`)."""
+        for frame in self.frames:
+            node = frame.get("node")
+            if frame["phase"] != "backward" or node not in found or type(frame["text"]) is not str:
+                continue
+            upstream, tape, writes, _ = frame["contributions"]
+            owner = self.instance_of.get(node)
+            if tape and owner is not None:
+                shape = owner.cls.shape
+                grad = shape.said if shape is not None else "grad"
+                frame["text"] += narrate.measured_text(
+                    node, self.names, tape, writes, found[node], upstream, grad
+                )
 
     def numeric_reruns(self) -> dict[Value, Locals]:
         """The local derivatives of the nodes whose op no table knows that some pass

@@ -245,7 +245,10 @@ def test_an_op_no_table_knows_comes_back_with_its_numeric_reference() -> None:
 
     foo = program(FOO, CUBE_TAIL.replace(".cube()", ".foo()"))
     cube = program(CUBE.format(factor="3 * self.data**2"), CUBE_TAIL)
-    assert assert_programs_round_trip([(foo, "packed", {}), (cube, "expanded", {})]) == 2
+    # A cube whose rule forgets the 3: its rule's frame names the measured derivative.
+    wrong = program(CUBE.format(factor="self.data**2"), CUBE_TAIL)
+    programs = [(foo, "packed", {}), (cube, "expanded", {}), (wrong, "packed", {})]
+    assert assert_programs_round_trip(programs) == 3
     columns = trace_columns(foo, "packed", LIMITS)
     row = next(row for row in columns["engine_check"]["rules"] if row["op"] == "foo")
     assert row["verdict"] == "wrong"

@@ -468,7 +468,11 @@ def test_a_right_engine_in_a_loop_without_zero_grad_is_right_and_says_what_piles
     expect(panel).to_have_attribute("data-verdict", "right")
     expect(panel).to_contain_text("every gradient is right")
     expect(panel).to_contain_text("Pass 2 starts from the gradients pass 1 left")
-    expect(panel).to_contain_text("zero_grad()")
+    expect(panel).to_contain_text("that is a zero_grad() the program needs")
+    # A class that names it otherwise (DeZero's `cleargrad`) is told its own name.
+    dezero = _CLASS.rstrip() + "\n\n    def cleargrad(self):\n        self.grad = 0.0\n\n"
+    open_player(player_page, player_url(server, dezero + _LOOP.replace("    w.grad = 0.0\n", "")))
+    expect(panel).to_contain_text("that is a cleargrad() the program needs before backward().")
 
     # With it, nothing to say.
     open_player(player_page, player_url(server, _CLASS + _LOOP))

@@ -483,7 +483,20 @@ export function carriedPass(trace) {
 function carriedNote(trace) {
   const pass = carriedPass(trace);
   if (pass < 0) return "";
-  return ` Pass ${pass + 1} starts from the gradients pass ${pass} left, since nothing set them back to 0, and a right engine adds onto them the same way: if they should start from 0, that is a zero_grad() the program needs before backward().`;
+  return ` Pass ${pass + 1} starts from the gradients pass ${pass} left, since nothing set them back to 0, and a right engine adds onto them the same way: if they should start from 0, that is a ${clearingMethod(trace.source ?? "")}() the program needs before backward().`;
+}
+
+/** A method that sets gradients back to 0 by one of the names courses give it. */
+const CLEARING = /^[ \t]*def[ \t]+(zero_?grads?|clear_?grads?|reset_?grads?)[ \t]*\(/im;
+
+/**
+ * The name of the program's own method that sets gradients back to 0, where it defines
+ * one by a usual name (DeZero's `cleargrad`, micrograd's `zero_grad`), else `zero_grad`.
+ * Example: "def cleargrad(self):\n    self.grad = None" -> "cleargrad"; "" -> "zero_grad"
+ * @param {string} source
+ */
+export function clearingMethod(source) {
+  return CLEARING.exec(source)?.[1] ?? "zero_grad";
 }
 
 /**

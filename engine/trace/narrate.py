@@ -120,6 +120,10 @@ class Names:
         # `_op_precedence` of each op met so far, in every trace of this process: a pass's
         # `Names` is new, its ops mostly the last pass's (`_precedence_of` bounds it).
         self._precedences: dict[str, int] = _PRECEDENCES
+        # The operands each op was given where its set of them merged some (a class that
+        # hashes by value: `Recorder.merged`): named as the program wrote them (`a*c`,
+        # not the `*(a)` its one kept operand makes).
+        self.given: dict[Value, tuple[Value, ...]] = {}
 
     def __call__(self, node: Value) -> str:
         name = self._names.get(node)
@@ -291,7 +295,9 @@ class Names:
         unnamed = self._unnamed
         operands = []
         shorts = self._short if short else None
-        for i, child in enumerate(node._prev):
+        given = self.given
+        children = given.get(node, node._prev) if given else node._prev
+        for i, child in enumerate(children):
             found = shorts.get(child) if shorts else None
             text = found[1] if found else None
             if text is None:
@@ -308,7 +314,7 @@ class Names:
                     text = f"({text})"
             operands.append(text)
         if len(operands) == 2 and (op == "+" or op == "*"):  # `apply_op`, for the usual case
-            return self._as_written(op, node._prev, operands)
+            return self._as_written(op, children, operands)
         return apply_op(op, operands, "+", "*")
 
     def _as_written(self, op: str, children: Any, operands: list[str]) -> str | None:
@@ -352,12 +358,14 @@ class Names:
         """The op over its operands' data: `2 × -3`, `tanh(0.8814)`, `(-3)**2`."""
         cache = self._data
         operands = []
-        for child in node._prev:
+        given = self.given
+        children = given.get(node, node._prev) if given else node._prev
+        for child in children:
             text = cache.get(child)
             if text is None:
                 text = self.data(child)
             operands.append(text)
-        if node._op == "*" and len(operands) == 2 and node._prev[1]._const == WRITTEN_LEFT:
+        if node._op == "*" and len(operands) == 2 and children[1]._const == WRITTEN_LEFT:
             operands.reverse()  # in the order the name has them: `2*a = 2 × 3`
         return worked_out(node._op, operands)
 
@@ -421,7 +429,7 @@ def build_text(node: Value, name: Names) -> str:
     cache = name._data
     data = cache.get(node) or name.data(node)
     # `name.numeric(node)`, written out for the usual two operands of `+` and `*`.
-    children = node._prev
+    children = name.given.get(node, node._prev) if name.given else node._prev
     op = node._op
     if len(children) == 2 and (op == "+" or op == "*"):
         left, right = children

@@ -976,6 +976,10 @@ class Recorder:
         if self.holder_pass:  # a Wengert list's nodes are not named by where its tape is
             kept = {name: value for name, value in kept.items() if not is_tape(value)}
         self.names = names = narrate.Names(kept_names(kept, reachable, moved), moved)
+        if self.merged:
+            names.given = merged = self.merged
+            # (an operand the set dropped is no node of the pass: its number, as it is now)
+            self.sync_all([operand for given in merged.values() for operand in given])
         self.pass_names.append((names, reachable))
         if self.instance_of:
             self.sync_all(reachable)
@@ -1095,7 +1099,7 @@ class Recorder:
         if self.plain:
             return narrate.build_said(node, names)  # nothing writes a straight-line program's data
         symbolic, swapped = narrate.build_blanks(node, names)
-        children = node._prev
+        children = names.given.get(node, node._prev) if names.given else node._prev
         numbers: tuple[float, ...]
         if self.last_data_write < seq or node in self.instance_of:
             if len(children) == 2:  # the usual two operands, without a list to unpack

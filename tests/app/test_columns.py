@@ -264,6 +264,18 @@ def test_a_pass_that_adds_to_gradients_the_last_left_comes_back_whole() -> None:
     assert sum(text.count("already, sum") for text in texts) == 3  # a*b, a and b
 
 
+def test_an_op_whose_set_merged_an_operand_comes_back_named_as_written() -> None:
+    # A class that hashes by value: `x * y`'s set kept x alone, and the node was `*(x)`
+    # ("*(x) = *(2) = 4"); named as written, `x*y = 2 × 2`, in the page's reading too.
+    sources = [
+        (ENGINE_TESTS / "learner_bugs" / f"{name}.py").read_text()
+        for name in ("hash_merges_operands", "hash_merges_products")
+    ]
+    assert assert_programs_round_trip([(source, "packed", {}) for source in sources]) == 2
+    texts = [f["text"] for f in trace_source(sources[1], "packed", LIMITS)["frames"]]
+    assert "z = x+y = 6 + 6 = 12" in texts
+
+
 def test_a_rule_held_for_another_node_comes_back_whole() -> None:
     # `self._backward = _backward` in `__mul__` (and `other._backward` in `__add__`): the
     # operand's frame says whose rule it ran, in the page's reading too.

@@ -340,7 +340,7 @@ GRAD_NAMES = (
 )  # fmt: skip
 RULE_NAMES = (
     "_backward", "backward_fn", "_backward_fn", "grad_fn", "_grad_fn", "backtrack", "grad_fns",
-    "fn", "_backwards", "_backprop", "propagar",
+    "fn", "_backwards", "_backprop", "propagar", "rule",
 )  # fmt: skip
 OP_NAMES = ("_op", "op", "_operation", "operation", "_op_name", "op_name", "operador_mae")
 # Where a node says whether it needs a gradient at all (PyTorch's `requires_grad=False` on

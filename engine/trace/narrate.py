@@ -120,6 +120,10 @@ class Names:
         # `_op_precedence` of each op met so far, in every trace of this process: a pass's
         # `Names` is new, its ops mostly the last pass's (`_precedence_of` bounds it).
         self._precedences: dict[str, int] = _PRECEDENCES
+        # The operands each op was given where its set of them merged some (a class that
+        # hashes by value: `Recorder.merged`): named as the program wrote them (`a*c`,
+        # not the `*(a)` its one kept operand makes).
+        self.given: dict[Value, tuple[Value, ...]] = {}
 
     def __call__(self, node: Value) -> str:
         name = self._names.get(node)
@@ -291,7 +295,9 @@ class Names:
         unnamed = self._unnamed
         operands = []
         shorts = self._short if short else None
-        for i, child in enumerate(node._prev):
+        given = self.given
+        children = given.get(node, node._prev) if given else node._prev
+        for i, child in enumerate(children):
             found = shorts.get(child) if shorts else None
             text = found[1] if found else None
             if text is None:
@@ -308,7 +314,7 @@ class Names:
                     text = f"({text})"
             operands.append(text)
         if len(operands) == 2 and (op == "+" or op == "*"):  # `apply_op`, for the usual case
-            return self._as_written(op, node._prev, operands)
+            return self._as_written(op, children, operands)
         return apply_op(op, operands, "+", "*")
 
     def _as_written(self, op: str, children: Any, operands: list[str]) -> str | None:
@@ -352,12 +358,14 @@ class Names:
         """The op over its operands' data: `2 × -3`, `tanh(0.8814)`, `(-3)**2`."""
         cache = self._data
         operands = []
-        for child in node._prev:
+        given = self.given
+        children = given.get(node, node._prev) if given else node._prev
+        for child in children:
             text = cache.get(child)
             if text is None:
                 text = self.data(child)
             operands.append(text)
-        if node._op == "*" and len(operands) == 2 and node._prev[1]._const == WRITTEN_LEFT:
+        if node._op == "*" and len(operands) == 2 and children[1]._const == WRITTEN_LEFT:
             operands.reverse()  # in the order the name has them: `2*a = 2 × 3`
         return worked_out(node._op, operands)
 
@@ -421,7 +429,7 @@ def build_text(node: Value, name: Names) -> str:
     cache = name._data
     data = cache.get(node) or name.data(node)
     # `name.numeric(node)`, written out for the usual two operands of `+` and `*`.
-    children = node._prev
+    children = name.given.get(node, node._prev) if name.given else node._prev
     op = node._op
     if len(children) == 2 and (op == "+" or op == "*"):
         left, right = children
@@ -1306,6 +1314,37 @@ def _parted_factors(
                 f"not {name.number(local)}."
             )
     return "".join(notes)
+
+
+def measured_text(
+    node: Value,
+    name: Names,
+    contributions: list[tuple[Value, float, float, float]],
+    writes: list[tuple[str, int, float | None, float]],
+    right: list[tuple[Value, float]],
+    upstream: float,
+    grad: str = "grad",
+) -> str:
+    """After the words of a rule whose op no table knows, once the program has ended and
+    re-runs of its op's code have measured the right local derivatives (`right`): each
+    factor that is not the right one, named beside it as `own_rule_text` names a table's,
+    and how the right one was found; "" where every factor is right.
+
+    Example (a `cube` whose rule forgets the 3, c = −6): `" The right local derivative for
+    c is 108, not 36. No table knows cube: the right one was measured by running its own
+    code again with c nudged a tiny step up and down."`
+    """
+    unknown = {c[0] for c, w in zip(contributions, writes, strict=True) if w[2] is None}
+    notes = _parted_factors(
+        contributions, right, name, unknown if upstream == 0 else (), upstream, grad
+    )
+    if not notes:
+        return ""
+    nudged = " and ".join(dict.fromkeys(name(child) for child, _ in right))
+    return (
+        f"{notes} No table knows {node._op}: the right one was measured by running its own "
+        f"code again with {nudged} nudged a tiny step up and down."
+    )
 
 
 def _kink(node: Value) -> tuple[str, float, float] | None:

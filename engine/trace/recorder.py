@@ -992,6 +992,10 @@ class Recorder:
         if self.holder_pass:  # a Wengert list's nodes are not named by where its tape is
             kept = {name: value for name, value in kept.items() if not is_tape(value)}
         self.names = names = narrate.Names(kept_names(kept, reachable, moved), moved)
+        if self.merged:
+            names.given = merged = self.merged
+            # (an operand the set dropped is no node of the pass: its number, as it is now)
+            self.sync_all([operand for given in merged.values() for operand in given])
         self.pass_names.append((names, reachable))
         if self.instance_of:
             self.sync_all(reachable)
@@ -1111,7 +1115,7 @@ class Recorder:
         if self.plain:
             return narrate.build_said(node, names)  # nothing writes a straight-line program's data
         symbolic, swapped = narrate.build_blanks(node, names)
-        children = node._prev
+        children = names.given.get(node, node._prev) if names.given else node._prev
         numbers: tuple[float, ...]
         if self.last_data_write < seq or node in self.instance_of:
             if len(children) == 2:  # the usual two operands, without a list to unpack
@@ -2478,12 +2482,30 @@ class Recorder:
         found = self.numeric_reruns() if self.replay is not None else None
         if not found:
             return self.finished(source, granularity, globals_)
+        self.say_measured(found)
         token = RERUN_LOCALS.set(found)
         try:
             self.replay_right(found)
             return self.finished(source, granularity, globals_)
         finally:
             RERUN_LOCALS.reset(token)
+
+    def say_measured(self, found: dict[Value, Locals]) -> None:
+        """The rule frames of nodes whose op no table knows, now that the re-runs have
+        `found` their right local derivatives: each factor that is not the right one is
+        named beside it, as a table's op's is as its rule runs (`narrate.measured_text`)."""
+        for frame in self.frames:
+            node = frame.get("node")
+            if frame["phase"] != "backward" or node not in found or type(frame["text"]) is not str:
+                continue
+            upstream, tape, writes, _ = frame["contributions"]
+            owner = self.instance_of.get(node)
+            if tape and owner is not None:
+                shape = owner.cls.shape
+                grad = shape.said if shape is not None else "grad"
+                frame["text"] += narrate.measured_text(
+                    node, self.names, tape, writes, found[node], upstream, grad
+                )
 
     def numeric_reruns(self) -> dict[Value, Locals]:
         """The local derivatives of the nodes whose op no table knows that some pass

@@ -245,7 +245,10 @@ def test_an_op_no_table_knows_comes_back_with_its_numeric_reference() -> None:
 
     foo = program(FOO, CUBE_TAIL.replace(".cube()", ".foo()"))
     cube = program(CUBE.format(factor="3 * self.data**2"), CUBE_TAIL)
-    assert assert_programs_round_trip([(foo, "packed", {}), (cube, "expanded", {})]) == 2
+    # A cube whose rule forgets the 3: its rule's frame names the measured derivative.
+    wrong = program(CUBE.format(factor="self.data**2"), CUBE_TAIL)
+    programs = [(foo, "packed", {}), (cube, "expanded", {}), (wrong, "packed", {})]
+    assert assert_programs_round_trip(programs) == 3
     columns = trace_columns(foo, "packed", LIMITS)
     row = next(row for row in columns["engine_check"]["rules"] if row["op"] == "foo")
     assert row["verdict"] == "wrong"
@@ -259,6 +262,18 @@ def test_a_pass_that_adds_to_gradients_the_last_left_comes_back_whole() -> None:
     assert assert_programs_round_trip([(source, "packed", {})]) == 1
     texts = [f["text"] for f in trace_source(source, "packed", LIMITS)["frames"]]
     assert sum(text.count("already, sum") for text in texts) == 3  # a*b, a and b
+
+
+def test_an_op_whose_set_merged_an_operand_comes_back_named_as_written() -> None:
+    # A class that hashes by value: `x * y`'s set kept x alone, and the node was `*(x)`
+    # ("*(x) = *(2) = 4"); named as written, `x*y = 2 × 2`, in the page's reading too.
+    sources = [
+        (ENGINE_TESTS / "learner_bugs" / f"{name}.py").read_text()
+        for name in ("hash_merges_operands", "hash_merges_products")
+    ]
+    assert assert_programs_round_trip([(source, "packed", {}) for source in sources]) == 2
+    texts = [f["text"] for f in trace_source(sources[1], "packed", LIMITS)["frames"]]
+    assert "z = x+y = 6 + 6 = 12" in texts
 
 
 def test_a_rule_held_for_another_node_comes_back_whole() -> None:

@@ -468,7 +468,11 @@ def test_a_right_engine_in_a_loop_without_zero_grad_is_right_and_says_what_piles
     expect(panel).to_have_attribute("data-verdict", "right")
     expect(panel).to_contain_text("every gradient is right")
     expect(panel).to_contain_text("Pass 2 starts from the gradients pass 1 left")
-    expect(panel).to_contain_text("zero_grad()")
+    expect(panel).to_contain_text("that is a zero_grad() the program needs")
+    # A class that names it otherwise (DeZero's `cleargrad`) is told its own name.
+    dezero = _CLASS.rstrip() + "\n\n    def cleargrad(self):\n        self.grad = 0.0\n\n"
+    open_player(player_page, player_url(server, dezero + _LOOP.replace("    w.grad = 0.0\n", "")))
+    expect(panel).to_contain_text("that is a cleargrad() the program needs before backward().")
 
     # With it, nothing to say.
     open_player(player_page, player_url(server, _CLASS + _LOOP))
@@ -1137,3 +1141,44 @@ def test_an_op_no_table_knows_says_its_right_derivative_was_checked_numerically(
     # A table's op says nothing of the kind.
     times = panel.locator("[data-testid=engine-check-row][data-op='*']")
     expect(times).to_have_text(re.compile(r"right local derivatives on every use\.$"))
+
+
+def test_a_program_that_calls_no_backward_is_not_said_to_have_one(
+    player_page: Page, server: str
+) -> None:
+    # The chain rule worked out by hand (`a.grad = …`), forgetting d's share of a: one pass
+    # of no rule. The rows and the topo strip said "backward() runs no node's rule (it
+    # writes the gradients itself)" and, before the sort frame, "The order appears when
+    # the sort runs", of a program that has no backward() and no sort.
+    source = (
+        _CLASS
+        + "a = Value(2.0, label='a')\nb = Value(-3.0, label='b')\nc = a * b; c.label = 'c'\n"
+        + "d = c + a; d.label = 'd'\nd.grad = 1.0\nc.grad = d.grad\n"
+        + "a.grad = b.data * c.grad\nb.grad = a.data * c.grad\n"
+    )
+    trace = trace_source(source)
+    assert trace["passes"][0]["topo"] == []
+    assert not any(frame["phase"] == "backward" for frame in trace["frames"])
+    open_player(player_page, player_url(server, source))
+    panel = player_page.get_by_test_id("engine-check")
+    none = "The program calls no backward() and no node's rule"
+    said = "the" + none[3:]
+    expect(panel).to_contain_text(
+        f"{none} (it works out the gradients itself, or never asks for them), so its rules "
+        "cannot be judged one by one. Judged as they end, 1 gradient ends different"
+    )
+    expect(panel.get_by_test_id("engine-check-sort")).to_contain_text(
+        f"{none} (it works out the gradients itself, or never asks for them): there is no "
+        "order of rules to judge."
+    )
+    expect(panel.get_by_test_id("engine-check-row").first).to_contain_text(
+        f"No rule of this op runs ({said})"
+    )
+    expect(panel).not_to_contain_text("backward() writes")
+    expect(panel).not_to_contain_text("backward() runs no node's rule")
+    hint = player_page.locator(".topo-hint")
+    for frame in (0, len(trace["frames"]) - 1):
+        player_page.get_by_test_id("scrubber").fill(str(frame))
+        expect(hint).to_have_text(
+            f"No order here: {said}, so no sort runs and there is no topological order to walk."
+        )

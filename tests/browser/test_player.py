@@ -242,6 +242,11 @@ def test_a_backward_that_sorts_nothing_lists_its_values_and_says_there_is_no_ord
         "so there is no topological order to walk."
     )
     expect(player_page.get_by_test_id("topo-chip")).to_have_count(0)
+    # Nor does it say, before its sort frame, that an order will appear ("The order
+    # appears when the sort runs").
+    player_page.keyboard.press("Home")
+    expect(player_page.locator(".topo-hint")).to_have_text(re.compile(r"^No order here: "))
+    player_page.keyboard.press("End")
     # No value wears a place in an order that does not exist, and every gradient, written
     # at the sort frame, is final there.
     expect(player_page.locator("[data-testid=node] [data-testid=topo-badge]")).to_have_count(0)

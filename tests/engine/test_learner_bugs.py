@@ -1102,8 +1102,11 @@ def test_a_node_merged_away_is_shown_with_what_it_was_made_of() -> None:
         (b["id"], y["id"]),
     }
     assert (a["grad"], b["grad"], y["grad"]) == (0.0, 0.0, 2.0)  # y's rule never ran
-    text = next(t for t in _backward_texts(trace) if t.startswith("*(x) (*, grad 1)"))
-    assert "y is not among *(x)'s operands (its _prev): the op made a set of x and y" in text
+    # Named as the program wrote it: `x*y`, not `*(x)` of the one operand its set kept.
+    text = next(t for t in _backward_texts(trace) if t.startswith("x*y (*, grad 1)"))
+    assert "y is not among x*y's operands (its _prev): the op made a set of x and y" in text
+    build = next(f["text"] for f in trace["frames"] if f["phase"] == "build")
+    assert build == "x*y = 2 × 2 = 4"
     trace_columns((PROGRAMS / "hash_merges_operands.py").read_text())  # the page's form too
 
 
@@ -1938,7 +1941,7 @@ def test_a_rule_that_writes_a_loops_last_nodes_is_not_said_to_be_a_sets_merge() 
     # as a fact, not a guess: the recorder saw the op's set keep one of the two it was given.
     trace = trace_source((PROGRAMS / "hash_merges_operands.py").read_text())
     assert any(
-        "y is not among *(x)'s operands (its _prev): the op made a set of x and y, which kept "
+        "y is not among x*y's operands (its _prev): the op made a set of x and y, which kept "
         "x alone, for the class's __eq__ and __hash__ make y equal to x (both 2): the graph "
         "has lost y, though this rule still writes its gradient." in text
         for text in _backward_texts(trace)

@@ -329,3 +329,19 @@ def test_a_method_that_hands_back_a_node_it_kept_has_no_reference() -> None:
     assert "reference" not in nodes(source)["cube"]
     assert row(source, "cube")["verdict"] == "unchecked"
     assert compare(source) is None
+
+
+def test_the_frame_of_a_wrong_rule_no_table_knows_names_the_measured_derivative() -> None:
+    # The check row and the graph said the cube was wrong; the frame where its rule ran
+    # said nothing, the reference being measured only once the program had ended.
+    def said(factor: str) -> str:
+        trace = trace_source(program(CUBE.format(factor=factor), CUBE_TAIL))
+        cube = next(node["id"] for node in trace["nodes"] if node["op"] == "cube")
+        (frame,) = [f for f in trace["frames"] if f["phase"] == "backward" and f["node"] == cube]
+        return str(frame["text"])
+
+    assert said("2 * self.data**2").endswith(
+        ". The right local derivative for a*b is 3, not 2. No table knows cube: the right one "
+        "was measured by running its own code again with a*b nudged a tiny step up and down."
+    )
+    assert "No table knows" not in said("3 * self.data**2")

@@ -2683,3 +2683,47 @@ def test_an_op_kept_as_a_word_and_its_number_is_checked(power: str, verdict: str
     check = trace["engine_check"]
     assert {row["op"]: row["verdict"] for row in check["rules"]} == {"*": "right", "**": verdict}
     assert (check["sort"]["verdict"], check["accumulation"]["verdict"]) == ("right", "right")
+
+
+def test_a_rule_kept_as_rule_is_run_for_every_node_the_loop_calls_it_on() -> None:
+    # `n.rule()` in the loop, a leaf's `lambda: None` too: the leaves' calls were no steps,
+    # so the sort said "6 nodes" while its order (and the page's strip) held the 3 ops.
+    source = (
+        "class Node:\n"
+        "    def __init__(self, value, parents=()):\n"
+        "        self.value = value\n"
+        "        self.grad = 0.0\n"
+        "        self.parents = parents\n"
+        "        self.rule = lambda: None\n"
+        "    def __mul__(self, other):\n"
+        "        out = Node(self.value * other.value, (self, other))\n"
+        "        def rule():\n"
+        "            self.grad += other.value * out.grad\n"
+        "            other.grad += self.value * out.grad\n"
+        "        out.rule = rule\n"
+        "        return out\n"
+        "    def backward(self):\n"
+        "        order, seen = [], set()\n"
+        "        def visit(n):\n"
+        "            if n not in seen:\n"
+        "                seen.add(n)\n"
+        "                for p in n.parents:\n"
+        "                    visit(p)\n"
+        "                order.append(n)\n"
+        "        visit(self)\n"
+        "        self.grad = 1.0\n"
+        "        for n in reversed(order):\n"
+        "            n.rule()\n"
+        "a = Node(2.0); b = Node(-3.0); c = Node(10.0)\n"
+        "e = a * b * c\n"
+        "e.backward()\n"
+    )
+    trace = trace_source(source)
+    (sort,) = [frame for frame in trace["frames"] if frame["phase"] == "sort"]
+    assert sort["text"].startswith("Depth-first sort: 5 nodes, each after its children.")
+    assert len(trace["topo"]) == 5
+    rules = [frame for frame in trace["frames"] if frame["phase"] == "backward"]
+    assert len(rules) == 5
+    assert rules[-1]["text"].endswith(
+        "is a leaf: its rule does nothing. grad = -30.".replace("-", "\u2212")
+    )

@@ -3,6 +3,7 @@ import { describe, it } from "node:test";
 
 import {
   carriedPass,
+  clearingMethod,
   measuredOps,
   opsThatWrote,
   replacedRows,
@@ -95,5 +96,22 @@ describe("replacedRows: an op whose rule another op's method replaced", () => {
     const onSame = { op: "*", line: 9, verdict: "wrong", first: { ...first, kept_on: "m" } };
     assert.equal(replacedRows({ rules: [onLeaf] }, trace).size, 0);
     assert.equal(replacedRows({ rules: [onSame] }, trace).size, 0);
+  });
+});
+
+describe("clearingMethod: the program's own name for setting gradients back to 0", () => {
+  it("names DeZero's cleargrad and micrograd's zero_grad as the program defines them", () => {
+    const dezero = "class Variable:\n    def cleargrad(self):\n        self.grad = None\n";
+    assert.equal(clearingMethod(dezero), "cleargrad");
+    assert.equal(
+      clearingMethod("class Module:\n    def zero_grad(self):\n        pass\n"),
+      "zero_grad",
+    );
+    assert.equal(clearingMethod("def cleargrads(self): pass"), "cleargrads");
+  });
+
+  it("is zero_grad where the program defines no such method, or only calls one", () => {
+    assert.equal(clearingMethod(""), "zero_grad");
+    assert.equal(clearingMethod("x.cleargrad()\nmy_cleargrad = 1\n"), "zero_grad");
   });
 });

@@ -3,6 +3,7 @@ import { describe, it } from "node:test";
 
 import {
   PASS_KEYFRAME_INTERVAL,
+  callsNoBackward,
   isMultiPass,
   passSpans,
   passTimeline,
@@ -411,5 +412,36 @@ describe("a backward() that sorts nothing and runs no rule (Grokking's Tensor)",
     const state = stateAt(timeline, 1);
     assert.deepEqual([...state.final], [1, 1, 1]);
     assert.deepEqual([...stateAt(timeline, 0).final], [0, 0, 0]);
+  });
+});
+
+describe("callsNoBackward: a program that calls no backward() and no node's rule", () => {
+  const build = { phase: "build", node: "c", text: "", pass: 0 };
+  const seed = (before, after) => ({
+    phase: "sort",
+    node: "d",
+    text: "",
+    pass: 0,
+    changes: [{ node: "d", field: "grad", before, after }],
+  });
+  const update = { phase: "update", text: "", line: 9, pass: 0, changes: [] };
+
+  it("is its pass of no rule: no order, no rule, the sort frame writing nothing", () => {
+    const frames = [build, update, seed(1, 1)];
+    assert.equal(callsNoBackward({ frames, topo: [], passes: [{ topo: [] }] }), true);
+  });
+
+  it("is not a backward() that writes every gradient in its sort frame, nor one that sorts", () => {
+    const writes = { ...seed(0, 1), changes: [...seed(0, 1).changes, ...seed(0, 2).changes] };
+    assert.equal(callsNoBackward({ frames: [build, writes], passes: [{ topo: [] }] }), false);
+    const rule = { phase: "backward", node: "d", text: "", pass: 0, contributions: [] };
+    assert.equal(
+      callsNoBackward({ frames: [build, seed(0, 1), rule], passes: [{ topo: [] }] }),
+      false,
+    );
+    assert.equal(
+      callsNoBackward({ frames: [build, seed(1, 1)], passes: [{ topo: ["c", "d"] }] }),
+      false,
+    );
   });
 });

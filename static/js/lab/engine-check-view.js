@@ -24,18 +24,21 @@
 import { formatValue, operand } from "../player/format.js";
 import { gradName } from "../player/rule-text.js";
 import { html } from "../player/svg.js";
+import { callsNoBackward } from "../passes/passes.js";
 import { partedAtEnds } from "./mistakes.js";
 
 /**
  * @typedef {{nameOf: (id: string) => string, jump: (frame: number) => HTMLButtonElement,
  *   number: (value: number, frame: number) => HTMLElement, grad: string,
- *   writeLines: (frame: number, child: string) => number[], measured: Set<string>}} RowContext
+ *   writeLines: (frame: number, child: string) => number[], measured: Set<string>,
+ *   noBackward: boolean}} RowContext
  *   nameOf: a node's name on screen; jump: a new button to a frame; number: a number the
  *   row shows about that frame, which the quiz may hide; grad: the gradient's attribute
  *   as the learner's class names it (`check.grad`: `gradient`, `_grad`), else `grad`;
  *   writeLines: the lines of the learner's writes into `child` at that frame (two for
  *   `a * a`, whose local derivative is their sum), each once, where known; measured: the
- *   rows of ops no table knows, whose right derivatives were measured (`measuredOps`)
+ *   rows of ops no table knows, whose right derivatives were measured (`measuredOps`);
+ *   noBackward: the program calls no backward() and no rule (`callsNoBackward`)
  */
 
 /**
@@ -80,7 +83,12 @@ function jumpButton(frame, onSeek, buttons) {
  * @param {{holder: string, by: import("../passes/trace.js").RuleVerdict} | undefined} replaced
  * @param {RowContext} ctx
  */
-function ruleRow(rule, wrote, replaced, { nameOf, jump, number, writeLines, measured }) {
+function ruleRow(
+  rule,
+  wrote,
+  replaced,
+  { nameOf, jump, number, writeLines, measured, noBackward },
+) {
   const where = rule.line ? ` (line ${rule.line})` : "";
   /** @type {(Node | string)[]} */
   const parts = [html("code", { text: rule.op }), ` rule${where}: `, verdictMark(rule.verdict)];
@@ -127,7 +135,9 @@ function ruleRow(rule, wrote, replaced, { nameOf, jump, number, writeLines, meas
     );
   } else if (rule.verdict === "unchecked" && !wrote) {
     parts.push(
-      ". No rule of this op writes a gradient (backward() writes them itself), so it cannot be judged on its own; the gradients are judged as they end.",
+      noBackward
+        ? ". No rule of this op runs (the program calls no backward() and no node's rule), so it cannot be judged on its own; the gradients are judged as they end."
+        : ". No rule of this op writes a gradient (backward() writes them itself), so it cannot be judged on its own; the gradients are judged as they end.",
     );
   } else if (rule.verdict === "unchecked") {
     parts.push(
@@ -244,6 +254,17 @@ function rowOf(op) {
 }
 
 /**
+ * Why no rule runs in a trace that runs none: the program calls no backward() at all
+ * (`callsNoBackward`), or its backward() writes the gradients itself.
+ * @param {import("../passes/trace.js").Trace} trace
+ */
+function noRuleRuns(trace) {
+  return callsNoBackward(trace)
+    ? "The program calls no backward() and no node's rule (it works out the gradients itself, or never asks for them)"
+    : "backward() runs no node's rule (it writes the gradients itself)";
+}
+
+/**
  * The sort's row.
  * @param {import("../passes/trace.js").EngineCheck["sort"]} sort
  * @param {import("../passes/trace.js").Trace} trace
@@ -264,7 +285,7 @@ function sortRow(sort, trace, { nameOf, jump, grad }) {
         : sortFirst.consumer
           ? `. ${who}'s rule runs before ${nameOf(sortFirst.consumer)}'s has added to ${operand(who)}.${grad}. `
           : there?.phase === "sort"
-            ? `. backward() runs no node's rule (it writes the gradients itself): there is no order of rules to judge, but ${operand(who)}.${grad} ends different from a right engine's, so its writes are not the chain rule's. `
+            ? `. ${noRuleRuns(trace)}: there is no order of rules to judge, but ${operand(who)}.${grad} ends different from a right engine's, so its writes are not the chain rule's. `
             : from !== undefined && there
               ? `. Pass ${(there.pass ?? 0) + 1} also runs the rule${where} of pass ${from + 1}'s ${who}, left over (nothing cleared the list of rules): pass ${(there.pass ?? 0) + 1}'s output does not reach it, so a right engine does not run it, and what it adds is extra. `
               : ranHere
@@ -273,9 +294,7 @@ function sortRow(sort, trace, { nameOf, jump, grad }) {
       jump(sortFirst.frame),
     );
   } else if (!ranRules(trace)) {
-    sortParts.push(
-      ". backward() runs no node's rule (it writes the gradients itself): there is no order of rules to judge.",
-    );
+    sortParts.push(`. ${noRuleRuns(trace)}: there is no order of rules to judge.`);
   } else sortParts.push(". Every rule runs once, after all of its node's consumers.");
   return html(
     "li",
@@ -409,7 +428,9 @@ export function engineSummary(check, timeline, wrote = opsThatWrote(timeline.tra
         ? `Your engine parts from a right one: a set of operands merged two equal nodes (the ${merged.op} row below), so the graph lost one of them, and what that one is made of gets no gradient. Those nodes are cut off the graph the check compares, so none is outlined.`
         : `Your engine parts from a right one (the rows below say where), though on this program ${compared} ends as a right engine's does.`
     : unwritten
-      ? "backward() writes the gradients itself (in its own loop or recursion, not in each node's rule), so its rules cannot be judged one by one. " +
+      ? (callsNoBackward(trace)
+          ? "The program calls no backward() and no node's rule (it works out the gradients itself, or never asks for them), so its rules cannot be judged one by one. "
+          : "backward() writes the gradients itself (in its own loop or recursion, not in each node's rule), so its rules cannot be judged one by one. ") +
         (parted
           ? `Judged as they end, ${gradients(parted)} ${end} different from a right engine's, ${where}.${
               (trace.passes?.length ?? 1) > 1
@@ -462,7 +483,20 @@ export function carriedPass(trace) {
 function carriedNote(trace) {
   const pass = carriedPass(trace);
   if (pass < 0) return "";
-  return ` Pass ${pass + 1} starts from the gradients pass ${pass} left, since nothing set them back to 0, and a right engine adds onto them the same way: if they should start from 0, that is a zero_grad() the program needs before backward().`;
+  return ` Pass ${pass + 1} starts from the gradients pass ${pass} left, since nothing set them back to 0, and a right engine adds onto them the same way: if they should start from 0, that is a ${clearingMethod(trace.source ?? "")}() the program needs before backward().`;
+}
+
+/** A method that sets gradients back to 0 by one of the names courses give it. */
+const CLEARING = /^[ \t]*def[ \t]+(zero_?grads?|clear_?grads?|reset_?grads?)[ \t]*\(/im;
+
+/**
+ * The name of the program's own method that sets gradients back to 0, where it defines
+ * one by a usual name (DeZero's `cleargrad`, micrograd's `zero_grad`), else `zero_grad`.
+ * Example: "def cleargrad(self):\n    self.grad = None" -> "cleargrad"; "" -> "zero_grad"
+ * @param {string} source
+ */
+export function clearingMethod(source) {
+  return CLEARING.exec(source)?.[1] ?? "zero_grad";
 }
 
 /**
@@ -509,6 +543,7 @@ export function mountEngineCheckView(
       return [...new Set(lines.filter((line) => line !== undefined))];
     },
     measured: measuredOps(trace),
+    noBackward: callsNoBackward(trace),
   };
   const wrote = opsThatWrote(trace);
   const replaced = replacedRows(check, trace);

@@ -65,6 +65,26 @@ export function isMultiPass(trace) {
 }
 
 /**
+ * Whether the program calls no backward() and no node's rule (docs/TRACE.md's pass of no
+ * rule: it works out the gradients itself, `a.grad = b.data * c.grad`, or never asks for
+ * them): no rule ran, no pass has an order, and no sort frame writes a gradient (the
+ * program's writes are the update frames before it). A backward() that writes every
+ * gradient itself writes them in its sort frame, so it is not one of these.
+ * Example: frames [update a.grad 0 → 2, sort (d.grad 1 → 1)], topo [] → true.
+ * @param {Trace} trace
+ */
+export function callsNoBackward(trace) {
+  const passes = trace.passes ?? [{ topo: trace.topo }];
+  if (passes.some((entry) => (entry.topo ?? []).length > 0)) return false;
+  return trace.frames.every(
+    (frame) =>
+      frame.phase !== "backward" &&
+      (frame.phase !== "sort" ||
+        (frame.changes ?? []).every((change) => change.before === change.after)),
+  );
+}
+
+/**
  * Whether any node was made inside a call (SPEC §11 `group`).
  * @param {Trace} trace
  */

@@ -5,6 +5,7 @@
  * a window around the current chip.
  */
 import { mistakeInfo } from "../lab/mistakes.js";
+import { callsNoBackward } from "../passes/passes.js";
 import { html } from "./svg.js";
 
 const WINDOW = 12;
@@ -28,9 +29,11 @@ export function mountTopoStrip(container, { timeline, names }) {
   /** @type {WeakMap<Element, {number: HTMLElement | null, name: Text}>} each chip's parts */
   const shown = new WeakMap();
 
+  const noBackward = callsNoBackward(timeline.trace);
+
   /** @param {import("../passes/timeline.js").FrameState} state */
   function update(state) {
-    if (!state.sorted) {
+    if (!state.sorted && order.length > 0) {
       hint.textContent = "The order appears when the sort runs.";
       hint.hidden = false;
       list.replaceChildren();
@@ -40,8 +43,11 @@ export function mountTopoStrip(container, { timeline, names }) {
     const output = names[/** @type {number} */ (timeline.indexOf.get(timeline.trace.output))];
     if (order.length === 0) {
       // A backward() that runs no rule per node (it recurses, writing each gradient
-      // itself): no order was made, and the hint of one that walks it described nothing.
-      hint.textContent = `No order here: ${output}.backward() runs no rule per node (it writes the gradients itself), so there is no topological order to walk.`;
+      // itself), or none at all: no order is made, before the sort frame as at it (it
+      // said "The order appears when the sort runs" where none would).
+      hint.textContent = noBackward
+        ? "No order here: the program calls no backward() and no node's rule, so no sort runs and there is no topological order to walk."
+        : `No order here: ${output}.backward() runs no rule per node (it writes the gradients itself), so there is no topological order to walk.`;
       hint.hidden = false;
       list.replaceChildren();
       shownKey = "";

@@ -116,7 +116,7 @@ def _run_plain(tree: ast.Module, source: str, granularity: str, recorder: Record
 
 
 def _one_pass(recorder: Recorder, output: Value, source: str, granularity: str) -> dict[str, Any]:
-    recorder.engine_pass(output)
+    recorder.result_pass(output)
     return recorder.finish(source, granularity, {})
 
 

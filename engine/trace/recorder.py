@@ -2844,7 +2844,7 @@ class Recorder:
     def implicit_pass(self, globals_: dict[str, Any]) -> None:
         last = self.last
         if type(last) is Value:
-            self.engine_pass(last)
+            self.result_pass(last)
             return
         if type(last) is PInstance and last.mirror is not None and not self.holder_pass:
             self.pass_of_no_rule(last)
@@ -2961,6 +2961,24 @@ class Recorder:
         self.state.charge(1 + len(self.owner_of) // ITEMS_PER_STEP)
         made = [node for node in self.owner_of if node._prev and node not in instance_of]
         return max(made, key=_SEQ) if made else None
+
+    def result_pass(self, output: Value) -> None:
+        """The pass on the Value result of a program that calls no backward() (SPEC §2):
+        the engine's, unless the program worked out gradients itself before it (a
+        gradient written of a node the result reaches, not the result's own seed: `c.grad
+        = 1.0; a.grad = b.data * c.grad; c`), whose gradients are then the program's, as
+        CPython leaves them: a pass of no rule (`engine_pass_of_no_rule`)."""
+        written = {
+            node
+            for frame in self.frames
+            if frame["phase"] == "update"
+            for node, field, _, _ in frame["changes"]
+            if field == "grad" and node is not output
+        }
+        if written and not written.isdisjoint(topological_order(output)):
+            self.engine_pass_of_no_rule(output)
+        else:
+            self.engine_pass(output)
 
     def engine_pass_of_no_rule(self, output: Value) -> None:
         """A program of the engine's Values that calls no backward() and whose result is

@@ -117,4 +117,6 @@ def test_steps_run_again_and_again_are_a_walk_each_and_a_bounded_run() -> None:
     trace = trace_source(CLASSES + loop)
     assert len(trace["passes"]) == 30  # y's rule again starts a new walk
     with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
-        trace_source(CLASSES + loop.replace("30", "10**6"), limits=Limits(max_steps=20_000))
+        trace_source(
+            CLASSES + loop.replace("30", "10**6"), limits=Limits(max_steps=3_000, time_limit=30)
+        )

@@ -39,6 +39,7 @@ from backprop_animator.engine.trace.recorder import (
     PassReached,
     Recorder,
     Rerun,
+    StepPass,
 )
 from backprop_animator.engine.value import Value
 
@@ -115,7 +116,7 @@ def _run_plain(tree: ast.Module, source: str, granularity: str, recorder: Record
 
 
 def _one_pass(recorder: Recorder, output: Value, source: str, granularity: str) -> dict[str, Any]:
-    recorder.engine_pass(output)
+    recorder.result_pass(output)
     return recorder.finish(source, granularity, {})
 
 
@@ -132,6 +133,7 @@ def trace_program(
     said_later: bool = False,
     hand_pass: bool = False,
     holder_pass: bool = False,
+    step_spans: frozenset[tuple[int, int]] = frozenset(),
 ) -> dict[str, Any] | None:
     """Run a parsed program and return its trace; any problem is an `EngineError`.
     `recorded`, if given, receives the recorder; `rerun` is what a gradient check asks
@@ -141,11 +143,14 @@ def trace_program(
     `hand_pass`: the program calls its rules by hand and never `backward()`; a run that
     finds so runs again with it (the recorder's `hand_pass`). `holder_pass`: besides, the
     objects it calls `backward()` on are no nodes but keep the nodes they made and their
-    operands (the "Hacker's guide" gates: `Recorder.hold_units`, `Machine.hold_units`)."""
+    operands (the "Hacker's guide" gates: `Recorder.hold_units`, `Machine.hold_units`).
+    `step_spans`: the program's backward() methods that each run one node's rule, called
+    node by node (`StepPass`): steps of a walk by hand."""
     state = State(limits)
     recorder = Recorder(state, limits)
     recorder.rerun = rerun
     recorder.hand_pass = hand_pass
+    recorder.step_spans = step_spans
     recorder.mistake = mistake
     recorder.sort_steps = sort_steps
     recorder.said_later = said_later and mistake is None
@@ -196,6 +201,8 @@ def trace_program(
         return None
     except HandPass as again:
         holder_pass = type(again) is HolderPass
+        if type(again) is StepPass:
+            step_spans = again.spans
     except ProgramError as error:
         raise error.finished() from None
     except RecursionError:
@@ -224,6 +231,7 @@ def trace_program(
         said_later=said_later,
         hand_pass=True,
         holder_pass=holder_pass,
+        step_spans=step_spans,
     )
 
 

@@ -318,6 +318,21 @@ def tree_memo(tree: ast.Module) -> TreeMemo:
     return memo
 
 
+def held_call(term: ast.expr) -> bool:
+    """Whether a gradient write's term is a call of the record of an op working out its
+    operand's share from the node's gradient (`f.backward(y.grad)`, DeZero's `Function`).
+
+    Example: `held_call(ast.parse("C.backward(y.grad)").body[0].value) is True`.
+    """
+    return (
+        isinstance(term, ast.Call)
+        and isinstance(term.func, ast.Attribute)
+        and term.func.attr in HELD_RULE_NAMES
+        and len(term.args) == 1
+        and not term.keywords
+    )
+
+
 def own_setattr(cls: PClass) -> bool:
     """Whether writes to `cls`'s objects go through a `__setattr__` of the program's."""
     return type(cls.lookup("__setattr__")) is Function
@@ -910,7 +925,7 @@ class Compiler(ExpressionCompiler):
         target = node.targets[0]
         if (
             len(node.targets) == 1
-            and scope.kind != "module"
+            and (scope.kind != "module" or held_call(node.value))  # (`hand_write`)
             and isinstance(target, ast.Attribute)
             and target.attr in self.m.grad_names
         ):
@@ -1245,7 +1260,7 @@ class Compiler(ExpressionCompiler):
             # rule all the same, its upstream gradient forgotten (Check your engine).
             owner = self.loop_owner(target.value.id)
             owner_of = self.expr(owner, scope) if owner is not None else None
-        finish = self.grad_finish(owner_of, write, name)
+        finish = self.grad_finish(owner_of, write, name, held_call(term))
 
         def updated(before: Any, value: Any) -> Any:
             """The update's sum, its TypeError in CPython's words for `+=` (the
@@ -1301,12 +1316,14 @@ class Compiler(ExpressionCompiler):
         return run
 
     def grad_finish(
-        self, owner_of: Expr | None, write: str, name: str = "grad"
+        self, owner_of: Expr | None, write: str, name: str = "grad", by_hand: bool = False
     ) -> Callable[[Frame, Any, Any, Any, Any], None]:
         """The second half of a gradient write (`grad_write`), its operands evaluated: the
         contribution recorded where a rule is running, and the gradient written. `name`:
         the attribute written, a gradient where it is `grad` or the object's class's own
-        gradient (`Shape.grad`: `gradient`, `derivative`, `_grad` with no property)."""
+        gradient (`Shape.grad`: `gradient`, `derivative`, `_grad` with no property).
+        `by_hand`: the term is the record of an op working out its share (`held_call`),
+        outside any pass a rule run by hand (`Recorder.hand_write`)."""
         rec = self.rec
         set_attr = self.m.set_attr
         plain = name == "grad"
@@ -1346,6 +1363,11 @@ class Compiler(ExpressionCompiler):
                         return
                 elif owner_of is not None and rec.pass_output is not None:
                     rule = rec.loop_write(owner_of(f), obj)  # a rule run in the pass's own loop
+                if rule is None and by_hand and owner_of is not None and obj.mirror is not None:
+                    owner = owner_of(f)
+                    if rec.hand_write(owner, obj):
+                        rec.user_rule(owner, lambda: by_hand_write(obj, local, before, after))
+                        return
                 if rule is not None and obj.mirror is not None:
                     attrs = obj.attrs
                     outside = rec.in_rule is None
@@ -1376,6 +1398,16 @@ class Compiler(ExpressionCompiler):
                 return
             set_attr(obj, name, after)
 
+        def by_hand_write(obj: PInstance, local: Any, before: Any, after: Any) -> None:
+            """The write of a rule run by hand (`Recorder.user_rule`, which may find it no
+            walk's: then a write like another)."""
+            attrs = obj.attrs
+            if rec.in_rule is not None:
+                rec.contribution(
+                    obj, local, attrs[name] if before is None else before, after, write
+                )
+            attrs[name] = after
+
         return finish
 
     def loop_owner(self, name: str) -> ast.Name | None:
@@ -1405,13 +1437,8 @@ class Compiler(ExpressionCompiler):
             elif isinstance(node, ast.Attribute) and node.attr == name:
                 found.append(node.value)
 
-        if (
-            isinstance(term, ast.Call)
-            and isinstance(term.func, ast.Attribute)
-            and term.func.attr in HELD_RULE_NAMES
-            and len(term.args) == 1
-            and not term.keywords
-        ):
+        if held_call(term):
+            assert isinstance(term, ast.Call)
             # `x.grad = f.backward(y.grad)`: the share the record of y's op (`y.creator`,
             # DeZero's `Function`) works out of y's gradient, y's rule
             term = term.args[0]

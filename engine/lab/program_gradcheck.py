@@ -88,7 +88,7 @@ def gradcheck_program(
     checks = []
     reached = recorder.passes[pass_index][1]  # the nodes pass k ran (its graph)
     # every run as the first ran: its engine, its pass (and whether gates hold its nodes)
-    runs = (mistake, recorder.hand_pass, recorder.holder_pass)
+    runs = (mistake, recorder.hand_pass, recorder.holder_pass, recorder.step_spans)
     parents: dict[Any, list[Any]] = {}
     for node in reached:
         for child in node._prev:
@@ -131,14 +131,15 @@ def _output(
     move: tuple[int, int, int],
     by: float,
     leaf: dict[str, Any],
-    runs: tuple[str | None, bool, bool],
+    runs: tuple[str | None, bool, bool, frozenset[tuple[int, int]]],
 ) -> float:
     """Pass k's output data when the program runs with the leaf moved by `by`; `move`
     is (the leaf's number, the writes to its data before pass k reads it, k), `runs`
     (the bug lab's mistake, whether its pass is run by hand, whether objects that made
-    its nodes keep their operands) as the first run's."""
+    its nodes keep their operands, its backward() methods run as steps by hand) as the
+    first run's."""
     number, after_writes, pass_index = move
-    mistake, hand_pass, holder_pass = runs
+    mistake, hand_pass, holder_pass, step_spans = runs
     rerun = Rerun(number, by, pass_index, after_writes)
     try:
         trace_program(
@@ -151,6 +152,7 @@ def _output(
             mistake=mistake,
             hand_pass=hand_pass,
             holder_pass=holder_pass,
+            step_spans=step_spans,
         )
     except EngineError as error:
         if past_deadline():

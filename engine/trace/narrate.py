@@ -499,6 +499,27 @@ def no_pass_text(count: int, output: str, wrote: bool) -> str:
     return f"No backward() here, nor a node's rule: {built} and never asks for its gradients."
 
 
+def by_record_text(count: int, output: str, record: str, stepped: bool) -> str:
+    """In place of the sort, for a pass the program runs by hand through the records of
+    its nodes' ops (DeZero's `Function`, which keeps its input and works out its share):
+    `x.grad = f.backward(y.grad)` written out node by node, or (`stepped`) a backward()
+    of each node that runs that one step and is called node by node."""
+    reach = f"starting at {output} ({count} {nodes_word(count)} reach it)"
+    if stepped:
+        how = (
+            "No walk of the graph here: each node's backward() runs that node's rule alone "
+            f"(the backward() of the {record} that made {output}, then of the op that made "
+            f"the next node), and the program calls it itself, node by node, {reach}."
+        )
+    else:
+        how = (
+            "No backward() of a node here: the program calls the backward() of the "
+            f"{record} that made {output} itself, then of the op that made each next node, "
+            f"and writes what it returns into that op's input, node by node, {reach}."
+        )
+    return how + " Each frame below is one of those calls, in the order the program makes them."
+
+
 def by_holder_text(count: int, output: str, holder: str) -> str:
     """In place of the sort, for a pass the program runs by hand through the objects
     that made its nodes (the "Hacker's guide" gates: `sg.backward()`, then the next

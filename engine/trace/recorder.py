@@ -259,6 +259,11 @@ class Recorder:
         # `hand_pass`, where each walk of such calls is a pass: the first call opens it, a
         # new walk or the program's end closes it (`open_hand_pass`, `close_hand_pass`).
         self.hand_pass = False
+        # The spans of backward() methods that each run their own node's rule alone
+        # (DeZero's step 7 before its recursion: `y.backward(); b.backward(); …`): in a
+        # hand pass's run, calls like another, whose writes are the walk's (`StepPass`).
+        self.step_spans: frozenset[tuple[int, int]] = frozenset()
+        self.hand_record: str | None = None  # the class of the op's record run by hand
         # By pass index: the program's own backward() of the pass (`pass_code`).
         self.backward_code: dict[int, dict[str, int | None]] = {}
         self.hand_rules = 0
@@ -1533,6 +1538,9 @@ class Recorder:
     def user_pass(self, instance: PInstance, run: Callable[[], Any], code: Any = None) -> Any:
         """`o.backward()` where o is an object of the program's own Value class; `code`
         the program's function it runs (its lines go with the pass: `pass_code`)."""
+        span = _span_of(code)
+        if span in self.step_spans:
+            return run()  # one step of a walk by hand: its write is the rule (`hand_write`)
         self.end_hand_walk()
         if self.pass_output is not None:
             return run()
@@ -1540,6 +1548,8 @@ class Recorder:
             return self.record_pass(instance, run, code)
         output = instance.mirror
         assert output is not None
+        if span is not None and self.one_step_before(output):
+            raise StepPass(span)
         reachable, sort = self.open_own_pass(instance, output, steps=self.sort_steps)
         self.pass_code(code)
         self.sort_frame = sort
@@ -1649,6 +1659,42 @@ class Recorder:
         if failed is not None:
             raise failed
         return result
+
+    def one_step_before(self, output: Value) -> bool:
+        """Whether the last pass ran its output's rule alone, `output` one of that node's
+        operands and an op's: the program walks the graph itself, a backward() a node
+        (DeZero's step 7, `y.backward(); b.backward(); a.backward()`, each running its
+        node's `creator.backward` once)."""
+        if not self.passes or self.hand_pass or (self.rerun is not None and not self.rerun.first):
+            return False
+        last, topo, _ = self.passes[-1]
+        return topo == [last] and output in last._prev and bool(output._prev)
+
+    def hand_write(self, owner: Any, child: PInstance) -> bool:
+        """`x.grad = f.backward(y.grad)` outside any rule or pass, where `f` is the
+        record of y's op and x one of y's operands: the program runs y's rule by hand
+        (DeZero's steps 6 and 7). True where it is a hand pass's rule run (`user_rule`
+        runs the write); else counted as a rule called by hand (`hand_rules`)."""
+        if self.in_rule is not None or type(owner) is not PInstance:
+            return False
+        node = owner.mirror
+        shape = owner.cls.shape
+        if node is None or shape is None or not shape.held:
+            return False
+        if self.unfilled:
+            self.fill_operands()  # (the records of ops set after their nodes were made)
+        if child.mirror not in node._prev:
+            return False
+        if not self.hand_pass:
+            if self.pass_output is None and not self.passes:
+                self.hand_rules += 1
+            return False
+        record = owner.attrs.get(shape.operands)
+        if type(record) is PInstance:
+            self.hand_record = record.cls.name  # (`open_hand_pass`'s words)
+            if node not in self.loop_lines:
+                self.held_rule_lines(owner, node)  # its rule's lines: the record's backward()
+        return True
 
     def no_rule_run(
         self, output: Value, reachable: list[Value], sort: dict[str, Any], seed: Any, grad: str
@@ -2147,6 +2193,10 @@ class Recorder:
         if holder is not None:  # the rule is the backward() of the object that made it
             text = narrate.by_holder_text(len(reachable), self.names(output), holder.cls.name)
             sort["text"] = text
+        elif self.hand_record is not None:  # a record's backward() (`hand_write`)
+            sort["text"] = narrate.by_record_text(
+                len(reachable), self.names(output), self.hand_record, bool(self.step_spans)
+            )
         else:
             sort["text"] = narrate.by_hand_text(len(reachable), self.names(output), rule)
         # No seed here: the program gave its output the gradient it has (a change that
@@ -2832,7 +2882,7 @@ class Recorder:
     def implicit_pass(self, globals_: dict[str, Any]) -> None:
         last = self.last
         if type(last) is Value:
-            self.engine_pass(last)
+            self.result_pass(last)
             return
         if type(last) is PInstance and last.mirror is not None and not self.holder_pass:
             self.pass_of_no_rule(last)
@@ -2958,6 +3008,24 @@ class Recorder:
         self.state.charge(1 + len(self.owner_of) // ITEMS_PER_STEP)
         made = [node for node in self.owner_of if node._prev and node not in instance_of]
         return max(made, key=_SEQ) if made else None
+
+    def result_pass(self, output: Value) -> None:
+        """The pass on the Value result of a program that calls no backward() (SPEC §2):
+        the engine's, unless the program worked out gradients itself before it (a
+        gradient written of a node the result reaches, not the result's own seed: `c.grad
+        = 1.0; a.grad = b.data * c.grad; c`), whose gradients are then the program's, as
+        CPython leaves them: a pass of no rule (`engine_pass_of_no_rule`)."""
+        written = {
+            node
+            for frame in self.frames
+            if frame["phase"] == "update"
+            for node, field, _, _ in frame["changes"]
+            if field == "grad" and node is not output
+        }
+        if written and not written.isdisjoint(topological_order(output)):
+            self.engine_pass_of_no_rule(output)
+        else:
+            self.engine_pass(output)
 
     def engine_pass_of_no_rule(self, output: Value) -> None:
         """A program of the engine's Values that calls no backward() and whose result is
@@ -4135,6 +4203,23 @@ def _put_back(now: dict[str, Any], was: dict[str, Any]) -> None:
 class HandPass(BaseException):
     """A run with no pass called node rules by hand: it is run again with `hand_pass`.
     Not an `Exception`, so no statement or handler of the program can catch it."""
+
+
+class StepPass(HandPass):
+    """A run whose backward() ran its own node's rule alone, then was called on that
+    node's operand (`Recorder.one_step_before`): it is run again with `hand_pass`, calls
+    of that backward() (`spans`) calls like another (`Recorder.step_spans`)."""
+
+    def __init__(self, span: tuple[int, int]) -> None:
+        super().__init__()
+        self.spans = frozenset({span})
+
+
+def _span_of(code: Any) -> tuple[int, int] | None:
+    """The lines of the program's function a pass runs (`user_pass`'s `code`), or None."""
+    if type(code) is BoundMethod:
+        code = code.function
+    return code.span if type(code) is Function and code.span[0] > 0 else None
 
 
 class HolderPass(HandPass):

@@ -262,3 +262,26 @@ def test_the_chain_rule_by_hand_on_the_engines_values_runs_no_rule_either() -> N
     assert trace["passes"][0]["topo"] == []
     (check,) = gradcheck_source(source, h=[1e-6], leaves=["a"])["checks"]
     assert check["rows"][0]["numeric"] == pytest.approx(-3.0, rel=1e-6)
+
+
+@pytest.mark.parametrize(
+    "head", ["", "from micrograd.engine import Value\ndef f(x):\n    return x\n"]
+)
+def test_a_value_result_after_gradients_worked_out_by_hand_gets_no_engine_pass(head: str) -> None:
+    # Its result `c` was given the engine's pass after the program's own writes: the
+    # gradients shown doubled (-6, 4) where CPython leaves -3 and 2. Straight-line (no
+    # import, no def) or not, the program's chain rule by hand is the pass, of no rule.
+    source = head + (
+        "a = Value(2.0)\nb = Value(-3.0)\nc = a * b\n"
+        "c.grad = 1.0\na.grad = b.data * c.grad\nb.grad = a.data * c.grad\nc\n"
+    )
+    trace = trace_source(source)
+    assert {node["label"]: node["grad"] for node in trace["nodes"]} == {
+        "a": -3.0, "b": 2.0, "c": 1.0
+    }  # fmt: skip
+    assert trace["passes"][0]["topo"] == []
+    assert not [f for f in trace["frames"] if f["phase"] == "backward"]
+    # A seed alone is no chain rule: the engine's pass, as ever.
+    seeded = trace_source(head + "a = Value(2.0)\nb = Value(-3.0)\nc = a * b\nc.grad = 1.0\nc\n")
+    assert {node["label"]: node["grad"] for node in seeded["nodes"]}["a"] == -3.0
+    assert len([f for f in seeded["frames"] if f["phase"] == "backward"]) == 3

@@ -253,20 +253,8 @@ class Recorder:
         # And the gradient the statement read and the sum it handed the setter.
         self.setter_write: tuple[PInstance, Any, str, int, Any, Any] | None = None
         self.received: dict[Value, int] = {}
-        # A program whose only backward pass is its rules called by hand, node by node
-        # (`o.grad = 1.0; o._backward(); n._backward()`, a lecture's first steps): the first
-        # run counts those calls (`hand_rules`) and, having no pass, is run again with
-        # `hand_pass`, where each walk of such calls is a pass: the first call opens it, a
-        # new walk or the program's end closes it (`open_hand_pass`, `close_hand_pass`).
-        self.hand_pass = False
-        # The spans of backward() methods that each run their own node's rule alone
-        # (DeZero's step 7 before its recursion: `y.backward(); b.backward(); …`): in a
-        # hand pass's run, calls like another, whose writes are the walk's (`StepPass`).
-        self.step_spans: frozenset[tuple[int, int]] = frozenset()
-        self.hand_record: str | None = None  # the class of the op's record run by hand
         # By pass index: the program's own backward() of the pass (`pass_code`).
         self.backward_code: dict[int, dict[str, int | None]] = {}
-        self.hand_rules = 0
         # A pass whose backward() ran no rule but wrote gradients itself: its sort frame
         # holds those writes, so the trace keeps sort frames' `changes` (schema 2).
         self.sort_writes = False
@@ -319,8 +307,21 @@ class Recorder:
         self.changed_frames: list[dict[str, Any]] = []  # (`frames_with_ids`)
 
     def start_hand_walk(self) -> None:
-        """A hand pass's walk (`open_hand_pass`), none yet (`__init__`): the nodes its
-        first node reaches, their gradients then, and the frames up to its last rule's."""
+        """Rules called by hand (`__init__`), none yet; and a hand pass's walk
+        (`open_hand_pass`), none yet: the nodes its first node reaches, their gradients
+        then, and the frames up to its last rule's."""
+        # A program whose only backward pass is its rules called by hand, node by node
+        # (`o.grad = 1.0; o._backward(); n._backward()`, a lecture's first steps): the first
+        # run counts those calls (`hand_rules`) and, having no pass, is run again with
+        # `hand_pass`, where each walk of such calls is a pass: the first call opens it, a
+        # new walk or the program's end closes it (`open_hand_pass`, `close_hand_pass`).
+        self.hand_pass = False
+        self.hand_rules = 0
+        # The spans of backward() methods that each run their own node's rule alone
+        # (DeZero's step 7 before its recursion: `y.backward(); b.backward(); …`): in a
+        # hand pass's run, calls like another, whose writes are the walk's (`StepPass`).
+        self.step_spans: frozenset[tuple[int, int]] = frozenset()
+        self.hand_record: str | None = None  # the class of the op's record run by hand
         self.hand_reachable: list[Value] = []
         self.hand_start: dict[Value, float] = {}
         self.hand_reached: set[Value] = set()  # and those its first node reaches
@@ -1643,22 +1644,26 @@ class Recorder:
                     output, len(reachable), self.names, fault, seed, grad
                 )
         if self.stale_runs:  # rules of earlier passes' nodes, run again: said after the sort's
-            text = sort["text"]
-            if type(text) is not str or text == narrate.sort_text(
-                output, len(reachable), self.names, grad
-            ):  # the usual words (or the page's, `Said`): what the pass's own rules did
-                text = narrate.own_sort_text(
-                    output, len(reachable), self.names, None, start[output], grad
-                )
-            more = narrate.stale_sort_text(output, self.names, self.stale_runs, len(self.passes))
-            head, each, tail = text.rpartition(narrate.EACH_FRAME)
-            sort["text"] = head + more + each + tail if each else text + more
+            self.say_stale_runs(output, len(reachable), sort, start.get(output, 0.0), grad)
         self.close_own_pass(output, topo, reachable, start, len(self.frames))
         if writes_itself:
             self.judge_own_writes(output, reachable, sort, start)
         if failed is not None:
             raise failed
         return result
+
+    def say_stale_runs(
+        self, output: Value, count: int, sort: dict[str, Any], seed: float, grad: str
+    ) -> None:
+        """The sort frame's words, of a pass that ran rules of earlier passes' nodes
+        again (`stale_runs`): said after what the pass's own rules did."""
+        text = sort["text"]
+        if type(text) is not str or text == narrate.sort_text(output, count, self.names, grad):
+            # the usual words (or the page's, `Said`): what the pass's own rules did
+            text = narrate.own_sort_text(output, count, self.names, None, seed, grad)
+        more = narrate.stale_sort_text(output, self.names, self.stale_runs, len(self.passes))
+        head, each, tail = text.rpartition(narrate.EACH_FRAME)
+        sort["text"] = head + more + each + tail if each else text + more
 
     def one_step_before(self, output: Value) -> bool:
         """Whether the last pass ran its output's rule alone, `output` one of that node's

@@ -174,13 +174,7 @@ export async function mountPassGraph(
     // backward() that sorts nothing, has no place in an order (no badge; Grokking's Tensor
     // wore 1 to 6 while its topo panel said there was no order).
     const inTopo = new Set(pass.topoIds.map((id) => timeline.indexOf.get(id)));
-    const topoIndex = new Int32Array(view.items.length).fill(-1);
-    let position = 0;
-    for (const v of view.order) {
-      const item = view.items[v];
-      const members = "node" in item ? [item.node] : fold.boxes[item.box].members;
-      if (members.some((m) => inTopo.has(m))) topoIndex[v] = position++;
-    }
+    const topoIndex = topoPositions(view, fold, inTopo);
     // The view's own operands, parents and first frames, by view index: the camera reads
     // them for the values a step reads (graph-follow.js). Left as the whole trace's, by
     // node index, a backward step's focus took some other node's operands (often none):
@@ -396,3 +390,21 @@ function passOrder(pass, timeline) {
  */
 const keyOf = (groups, leavesFolded) =>
   `${leavesFolded ? "leaves folded" : "leaves drawn"}\n${[...groups].sort().join("\n")}`;
+
+/**
+ * Each view item's place along the pass's topo (a box's: its first member's there), -1
+ * for an item none of whose nodes the topo holds.
+ * @param {ReturnType<typeof foldedView>} view
+ * @param {ReturnType<typeof foldGraph>} fold
+ * @param {Set<number | undefined>} inTopo the node indices the topo holds
+ */
+function topoPositions(view, fold, inTopo) {
+  const topoIndex = new Int32Array(view.items.length).fill(-1);
+  let position = 0;
+  for (const v of view.order) {
+    const item = view.items[v];
+    const members = "node" in item ? [item.node] : fold.boxes[item.box].members;
+    if (members.some((m) => inTopo.has(m))) topoIndex[v] = position++;
+  }
+  return topoIndex;
+}

@@ -259,6 +259,9 @@ class Recorder:
         # `hand_pass`, where each walk of such calls is a pass: the first call opens it, a
         # new walk or the program's end closes it (`open_hand_pass`, `close_hand_pass`).
         self.hand_pass = False
+        # By pass index: the seed of a pass of no rule (`pass_of_no_rule`), the gradient
+        # the program gave its output, which the gradient check's quotients are scaled by.
+        self.no_rule_seeds: dict[int, float] = {}
         # By pass index: the program's own backward() of the pass (`pass_code`).
         self.backward_code: dict[int, dict[str, int | None]] = {}
         self.hand_rules = 0
@@ -2927,6 +2930,7 @@ class Recorder:
             len(reachable), self.names(output), _wrote_gradients(self.frames, set(reachable))
         )
         sort["changes"].append((output, "grad", output.grad, output.grad))
+        self.no_rule_seeds[index] = float(output.grad)
         self.sort_writes = True  # (the sort frame keeps its changes, as a hand pass's)
         if self.mistake is not None:
             found = {node: node.grad for node in reachable}
@@ -2957,7 +2961,7 @@ class Recorder:
             len(reachable), self.names(output), _wrote_gradients(self.frames, set(reachable))
         )
         self.sort_writes = True  # (`open_hand_pass`: the sort frame keeps its changes)
-        seeded = float(output.grad)
+        seeded = self.no_rule_seeds[len(self.passes)] = float(output.grad)
         sort["changes"].append((output, "grad", seeded, seeded))
         start = {node: written.get(node, float(node.grad)) for node in reachable}
         self.right.touched.update(reachable)

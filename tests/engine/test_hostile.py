@@ -4002,3 +4002,25 @@ def test_reading_a_walk_down_a_wide_fan_in_is_linear_in_its_writes() -> None:
     )  # fmt: skip
     assert pull_fault(changes, reachable, found, total) == (False, None)  # (x written again)
     assert time.perf_counter() - started < 2.0
+
+
+@pytest.mark.parametrize(
+    ("program", "where"),
+    [
+        ("c.backward()\na.grad = 10**400\n", "line 5, column 1: a node's .grad"),
+        ("c.backward()\nfor i in range(2):\n    a.grad = -(10**400)\n", "line 5, column 1"),
+        ("a.data = 10**400\na.data = 2.0\nc.backward()\n", "line 4, column 1: a node's .data"),
+        ("c.grad = 10**400\nc.grad = 1.0\na.grad = b.data * c.grad\n", "line 4, column 1"),
+    ],
+)
+def test_an_integer_no_float_holds_in_a_nodes_number_is_refused_at_its_line(
+    program: str, where: str
+) -> None:
+    # CPython keeps `a.grad = 10**400` as an int; the trace holds floats. Its change was
+    # float()ed at the end: an OverflowError out of the trace, "this operation failed".
+    source = "a = Value(2.0)\nb = Value(3.0)\nc = a * b\n" + program
+    with pytest.raises(EngineError, match="integer too large for a float") as caught:
+        trace_source(source)
+    assert where in str(caught.value)
+    # A number no node of the trace holds is no refusal (a Value no pass reaches).
+    trace_source("z = Value(1.0)\nz.data = 10**400\n" + source.replace(program, "c.backward()\n"))

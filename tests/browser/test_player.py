@@ -238,8 +238,8 @@ def test_a_backward_that_sorts_nothing_lists_its_values_and_says_there_is_no_ord
     player_page.get_by_test_id("scrubber").focus()
     player_page.keyboard.press("End")
     expect(player_page.locator(".topo-hint")).to_have_text(
-        "No order here: y.backward() runs no rule per node (it writes the gradients itself), "
-        "so there is no topological order to walk."
+        "No order here: no rule runs per node for y (the program writes the gradients "
+        "itself), so there is no topological order to walk."
     )
     expect(player_page.get_by_test_id("topo-chip")).to_have_count(0)
     # No value wears a place in an order that does not exist, and every gradient, written

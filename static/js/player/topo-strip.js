@@ -40,8 +40,10 @@ export function mountTopoStrip(container, { timeline, names }) {
     const output = names[/** @type {number} */ (timeline.indexOf.get(timeline.trace.output))];
     if (order.length === 0) {
       // A backward() that runs no rule per node (it recurses, writing each gradient
-      // itself): no order was made, and the hint of one that walks it described nothing.
-      hint.textContent = `No order here: ${output}.backward() runs no rule per node (it writes the gradients itself), so there is no topological order to walk.`;
+      // itself), or a program that calls no backward() (the chain rule by hand, a pass of
+      // no rule): no order was made, and the hint of one that walks it described nothing.
+      // (Not `y.backward() runs…`: the program of no backward() calls none.)
+      hint.textContent = `No order here: no rule runs per node for ${output} (the program writes the gradients itself), so there is no topological order to walk.`;
       hint.hidden = false;
       list.replaceChildren();
       shownKey = "";

@@ -85,8 +85,9 @@ def gradcheck_program(
     # gradient, `s.grad = 2 * error`), or a pass of no rule whose gradients it worked out
     # from the one it gave its output (`c.grad = 2.0; a.grad = b.data * c.grad`): its
     # leaves' gradients are that seed times the output's derivative, and so is the
-    # difference quotient compared with them.
-    seed = recorder.no_rule_seeds.get(pass_index, 1.0)
+    # difference quotient compared with them. (A pass of no rule seeded with 0, a forward
+    # pass's test asking for no gradient, keeps the quotient itself: not 0 = 0 everywhere.)
+    seed = recorder.no_rule_seeds.get(pass_index) or 1.0
     if recorder.holder_pass:
         seed = recorder.holder_seeds.get(pass_index, seed)
     checks = []

@@ -224,3 +224,7 @@ def test_a_pass_of_no_rule_is_checked_from_the_seed_the_program_gave(own: bool) 
     checks = gradcheck_source(source, **CENTRAL)["checks"]
     assert [check["analytic"] for check in checks] == [6.0, 4.0]
     assert [check["rows"][0]["numeric"] for check in checks] == pytest.approx([6.0, 4.0])
+    # No seed (a test of the forward pass): the quotient itself, not 0 × it.
+    unseeded = source.split("c.grad = 2.0")[0]
+    checks = gradcheck_source(unseeded, **CENTRAL)["checks"]
+    assert [check["rows"][0]["numeric"] for check in checks] == pytest.approx([3.0, 2.0])

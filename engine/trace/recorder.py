@@ -2955,7 +2955,7 @@ class Recorder:
             if frame["phase"] == "update":
                 for node, field, before, _ in frame["changes"]:
                     if field == "grad" and node not in written:
-                        written[node] = float(before)
+                        written[node] = _as_float(before, field)  # (one set unseen: vars())
         reachable, sort = self.open_own_pass(instance, output)
         sort["text"] = narrate.no_pass_text(
             len(reachable), self.names(output), _wrote_gradients(self.frames, set(reachable))

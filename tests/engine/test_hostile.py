@@ -4024,3 +4024,12 @@ def test_an_integer_no_float_holds_in_a_nodes_number_is_refused_at_its_line(
     assert where in str(caught.value)
     # A number no node of the trace holds is no refusal (a Value no pass reaches).
     trace_source("z = Value(1.0)\nz.data = 10**400\n" + source.replace(program, "c.backward()\n"))
+
+
+def test_a_huge_integer_set_unseen_before_a_pass_of_no_rule_is_refused_in_words() -> None:
+    # `vars(a)["grad"] = 10**400` is no write the recorder sees: the next one's `before`
+    # was float()ed by the pass of no rule, an OverflowError out of the trace.
+    source = own_value_program("'*'").replace("c.backward()\n", "")
+    source += 'vars(a)["grad"] = 10**400\na.grad = 1.0\n'
+    with pytest.raises(EngineError, match="integer too large for a float"):
+        trace_source(source)

@@ -426,14 +426,27 @@ def worded_rule(attrs: dict[str, Any]) -> str | None:
     """The first attribute whose name holds a word of RULE_ATTRIBUTE_WORDS and whose value
     is a function (`self._backward_function = lambda: None`, `self.compute_derivatives =
     lambda: None`): a class's own name for its rule. Only the instance's own: the class's
-    `backward` method is the pass, not a rule."""
+    `backward` method is the pass, not a rule. One named for derivatives alone is a rule
+    only where it is called with nothing, as a rule is (`self.derivative = lambda g: (g *
+    b.data, g * a.data)`, the local derivatives a pass asks for, is none)."""
     for name, value in attrs.items():
         kind = type(value)
         if (kind is Function or kind is BoundMethod) and type(name) is str:
             lowered = name.lower()
-            if any(word in lowered for word in RULE_ATTRIBUTE_WORDS):
+            if any(word in lowered for word in RULE_WORDS):
+                return name
+            if "deriv" in lowered and _called_with_nothing(value):
                 return name
     return None
+
+
+def _called_with_nothing(value: Function | BoundMethod) -> bool:
+    """Whether `value()` binds every parameter (a bound method's `self` bound already)."""
+    fn = value.function if type(value) is BoundMethod else value
+    assert type(fn) is Function
+    bound = 1 if type(value) is BoundMethod else 0
+    positional = len(fn.params) - len(fn.defaults) - bound
+    return positional <= 0 and all(name in fn.kwdefaults for name in fn.kwonly)
 
 
 class Shape:

@@ -298,8 +298,11 @@ def compiled(compiler: Any, node: ast.expr, in_class: bool) -> Any:
         scope = module
     # (What it compiles to is never part of a generated block: the compiler's notes of
     # its closures for `codegen` are not kept, as the compiler would keep them all.)
-    shapes = compiler.shapes
-    compiler.shapes = {}
+    # Nor is the program tree's memo (`TreeMemo`, by node id) read or filled: a forward
+    # reference's tree is parsed anew and dropped, and a later one's lambda may take its
+    # id, which would read the first's names (`(lambda: y)()` taking y for its local).
+    shapes, memo = compiler.shapes, compiler.memo
+    compiler.shapes, compiler.memo = {}, type(memo)()  # (a `TreeMemo` of its own)
     try:
         return compiler.expr(node, scope)
     except ProgramError:
@@ -307,7 +310,7 @@ def compiled(compiler: Any, node: ast.expr, in_class: bool) -> Any:
     except EngineError as error:
         raise ProgramError(error.message, error.line, error.column) from None
     finally:
-        compiler.shapes = shapes
+        compiler.shapes, compiler.memo = shapes, memo
 
 
 def parsed(machine: Any, text: str, at: ast.expr) -> ast.expr:

@@ -82,9 +82,14 @@ def gradcheck_program(
         )
     unmoved = float(passes[pass_index]["data"])
     # A pass the program runs through its gates from a seed of its own (a loss's
-    # gradient, `s.grad = 2 * error`): its leaves' gradients are that seed times the
-    # output's derivative, and so is the difference quotient compared with them.
-    seed = recorder.holder_seeds.get(pass_index, 1.0) if recorder.holder_pass else 1.0
+    # gradient, `s.grad = 2 * error`), or a pass of no rule whose gradients it worked out
+    # from the one it gave its output (`c.grad = 2.0; a.grad = b.data * c.grad`): its
+    # leaves' gradients are that seed times the output's derivative, and so is the
+    # difference quotient compared with them. (A pass of no rule seeded with 0, a forward
+    # pass's test asking for no gradient, keeps the quotient itself: not 0 = 0 everywhere.)
+    seed = recorder.no_rule_seeds.get(pass_index) or 1.0
+    if recorder.holder_pass:
+        seed = recorder.holder_seeds.get(pass_index, seed)
     checks = []
     reached = recorder.passes[pass_index][1]  # the nodes pass k ran (its graph)
     # every run as the first ran: its engine, its pass (and whether gates hold its nodes)

@@ -253,6 +253,9 @@ class Recorder:
         # And the gradient the statement read and the sum it handed the setter.
         self.setter_write: tuple[PInstance, Any, str, int, Any, Any] | None = None
         self.received: dict[Value, int] = {}
+        # By pass index: the seed of a pass of no rule (`pass_of_no_rule`), the gradient
+        # the program gave its output, which the gradient check's quotients are scaled by.
+        self.no_rule_seeds: dict[int, float] = {}
         # By pass index: the program's own backward() of the pass (`pass_code`).
         self.backward_code: dict[int, dict[str, int | None]] = {}
         # A pass whose backward() ran no rule but wrote gradients itself: its sort frame
@@ -2635,7 +2638,7 @@ class Recorder:
             self.sync_all(by_creation)
         self.ids = ids = {node: f"n{i}" for i, node in enumerate(by_creation)}
         groups = GroupNames(globals_)
-        frames = self.frames_with_ids(ids)
+        frames = self.frames_with_ids(ids, source)
         resumes = resumed_frames(frames) if self.resumed else None
         names, renamed = self.node_names(ids)
         last_output, last_topo, _ = self.passes[-1]
@@ -3047,6 +3050,7 @@ class Recorder:
             len(reachable), self.names(output), _wrote_gradients(self.frames, set(reachable))
         )
         sort["changes"].append((output, "grad", output.grad, output.grad))
+        self.no_rule_seeds[index] = float(output.grad)
         self.sort_writes = True  # (the sort frame keeps its changes, as a hand pass's)
         if self.mistake is not None:
             found = {node: node.grad for node in reachable}
@@ -3071,13 +3075,13 @@ class Recorder:
             if frame["phase"] == "update":
                 for node, field, before, _ in frame["changes"]:
                     if field == "grad" and node not in written:
-                        written[node] = float(before)
+                        written[node] = _as_float(before, field)  # (one set unseen: vars())
         reachable, sort = self.open_own_pass(instance, output)
         sort["text"] = narrate.no_pass_text(
             len(reachable), self.names(output), _wrote_gradients(self.frames, set(reachable))
         )
         self.sort_writes = True  # (`open_hand_pass`: the sort frame keeps its changes)
-        seeded = float(output.grad)
+        seeded = self.no_rule_seeds[len(self.passes)] = float(output.grad)
         sort["changes"].append((output, "grad", seeded, seeded))
         start = {node: written.get(node, float(node.grad)) for node in reachable}
         self.right.touched.update(reachable)
@@ -3085,7 +3089,7 @@ class Recorder:
         # output (none, 0, where it never asks for gradients).
         self.close_own_pass(output, [], reachable, start, len(self.frames), seeded)
 
-    def frames_with_ids(self, ids: dict[Value, str]) -> list[dict[str, Any]]:
+    def frames_with_ids(self, ids: dict[Value, str], source: str = "") -> list[dict[str, Any]]:
         """The frames as the trace has them (update frames that change nothing left out,
         their changes and the sort's by id, prints carried), but each frame's node and
         each rule's contributions as the recorder keeps them (`frames_to_ids`)."""
@@ -3137,8 +3141,8 @@ class Recorder:
                 # A write that changed nothing (zero_grad on zero gradients) is no change.
                 changes = [
                     {"node": ids[node], "field": field, "before": float(b), "after": float(a)}
-                    for node, field, b, a in frame["changes"]
-                    if node in ids and (phase == "sort" or float(b) != float(a))
+                    for node, field, b, a in held_changes(frame, ids, source)
+                    if node in ids and (phase == "sort" or b != a)
                 ]
                 still = frame.pop("still", None)
                 if phase == "update" and not changes:
@@ -4189,12 +4193,49 @@ def as_number(value: Any, field: str) -> float:
         value = value.attrs.get(value.cls.shape.number)
     if type(value) not in (int, float, bool):
         raise ProgramError(f"a node's .{field} must be a number to be traced")
-    number = float(value)
+    number = _as_float(value, field)
     if not math.isfinite(number):
         raise ProgramError(
             f"a node's .{field} is not a finite number ({number}); strict JSON has no inf or nan"
         )
     return number
+
+
+def _as_float(value: int | float | bool, field: str) -> float:
+    """`float(value)`, an integer no float holds (`a.grad = 10**400`, which CPython keeps
+    as it is) refused with a sentence, as a number that is not finite is."""
+    try:
+        return float(value)
+    except OverflowError:
+        bits = int(value).bit_length()
+        raise ProgramError(
+            f"a node's .{field} is an integer too large for a float (of {bits:,} bits); the "
+            "trace holds floats"
+        ) from None
+
+
+def held_changes(
+    frame: dict[str, Any], ids: dict[Value, str], source: str
+) -> list[tuple[Value, str, Any, Any]]:
+    """A frame's changes, each number of a node in the trace (`ids`) one a float holds: an
+    integer none holds (`a.grad = 10**400`, kept as it is by CPython) is refused at the
+    frame's statement, in `source`."""
+    changes: list[tuple[Value, str, Any, Any]] = frame["changes"]
+    for node, field, before, after in changes:
+        if (type(before) is int or type(after) is int) and node in ids:
+            try:
+                float(before), float(after)
+            except OverflowError:
+                big = before if type(before) is int and abs(before) > abs(after) else after
+                line = frame.get("line")
+                text = source.splitlines()[line - 1] if line else ""
+                raise ProgramError(
+                    f"a node's .{field} is an integer too large for a float (of "
+                    f"{big.bit_length():,} bits); the trace holds floats",
+                    line,
+                    len(text) - len(text.lstrip()) + 1 if line else None,
+                ) from None
+    return changes
 
 
 def _put_back(now: dict[str, Any], was: dict[str, Any]) -> None:

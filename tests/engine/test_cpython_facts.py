@@ -2523,3 +2523,19 @@ for call in [lambda: float.fromhex(), lambda: float.fromhex(s='1'), lambda: floa
     )
     with pytest.raises(EngineError, match="line 2, column 5: OverflowError: hexadecimal value"):
         trace_source("x = 1\ny = float.fromhex('0x1p99999')\n")
+
+
+def test_forward_references_with_lambdas_read_their_own_names() -> None:
+    # Past the 16 strings an annotation keeps, each forward reference is parsed anew and
+    # dropped: a later one's lambda, taking a dropped one's id, read its names from the
+    # program tree's memo (`(lambda: y)()` took y for a local and raised UnboundLocalError).
+    assert_as_cpython(
+        """
+import typing
+y = 7
+for i in range(40):
+    s = ("(lambda: (y := 5))()" if i % 2 else "(lambda: y)()") + " " * i
+    def f(x: s): pass
+    print(i, typing.get_type_hints(f))
+"""
+    )

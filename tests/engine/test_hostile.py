@@ -4051,3 +4051,34 @@ def test_an_op_kept_in_a_hostile_tuple_is_cut_or_none() -> None:
     assert printed_lines(trace) == run_in_cpython(HOSTILE_TUPLE_OPS) == ["16.0 1"]
     ops = [node["op"] for node in trace["nodes"] if node["kind"] == "op"]
     assert len(ops) == 4 and all(len(op or "") <= 100 for op in ops)
+
+
+@pytest.mark.parametrize(
+    ("program", "where"),
+    [
+        ("c.backward()\na.grad = 10**400\n", "line 5, column 1: a node's .grad"),
+        ("c.backward()\nfor i in range(2):\n    a.grad = -(10**400)\n", "line 5, column 1"),
+        ("a.data = 10**400\na.data = 2.0\nc.backward()\n", "line 4, column 1: a node's .data"),
+        ("c.grad = 10**400\nc.grad = 1.0\na.grad = b.data * c.grad\n", "line 4, column 1"),
+    ],
+)
+def test_an_integer_no_float_holds_in_a_nodes_number_is_refused_at_its_line(
+    program: str, where: str
+) -> None:
+    # CPython keeps `a.grad = 10**400` as an int; the trace holds floats. Its change was
+    # float()ed at the end: an OverflowError out of the trace, "this operation failed".
+    source = "a = Value(2.0)\nb = Value(3.0)\nc = a * b\n" + program
+    with pytest.raises(EngineError, match="integer too large for a float") as caught:
+        trace_source(source)
+    assert where in str(caught.value)
+    # A number no node of the trace holds is no refusal (a Value no pass reaches).
+    trace_source("z = Value(1.0)\nz.data = 10**400\n" + source.replace(program, "c.backward()\n"))
+
+
+def test_a_huge_integer_set_unseen_before_a_pass_of_no_rule_is_refused_in_words() -> None:
+    # `vars(a)["grad"] = 10**400` is no write the recorder sees: the next one's `before`
+    # was float()ed by the pass of no rule, an OverflowError out of the trace.
+    source = own_value_program("'*'").replace("c.backward()\n", "")
+    source += 'vars(a)["grad"] = 10**400\na.grad = 1.0\n'
+    with pytest.raises(EngineError, match="integer too large for a float"):
+        trace_source(source)

@@ -2727,3 +2727,32 @@ def test_a_rule_kept_as_rule_is_run_for_every_node_the_loop_calls_it_on() -> Non
     assert rules[-1]["text"].endswith(
         "is a leaf: its rule does nothing. grad = -30.".replace("-", "\u2212")
     )
+
+
+def test_a_function_of_local_derivatives_a_pass_asks_for_is_no_rule() -> None:
+    # `self.derivative = lambda g: (...)`: the shares a recursive backward() asks each node
+    # for, not a rule called with nothing (`compute_derivatives()`, the op objects' rule).
+    # Taken as each node's rule, every call read "its rule ran and wrote no gradient" and
+    # the pass's own writes became update frames inside the pass.
+    source = """
+class N:
+    def __init__(self, data, parents=(), derivative=None):
+        self.data = data
+        self.grad = 0.0
+        self._prev = parents
+        self.derivative = derivative or (lambda g: ())
+    def __mul__(self, other):
+        return N(self.data * other.data, (self, other), lambda g: (g * other.data, g * self.data))
+    def backward(self, g=1.0):
+        self.grad += g
+        for p, d in zip(self._prev, self.derivative(g)):
+            p.backward(d)
+a = N(2.0)
+b = N(3.0)
+c = a * b
+c.backward()
+"""
+    trace = trace_source(source)
+    assert [frame["phase"] for frame in trace["frames"]] == ["build", "sort"]
+    assert "calls no node's rule: it writes the gradients itself" in trace["frames"][-1]["text"]
+    assert [node["grad"] for node in trace["nodes"]] == [3.0, 2.0, 1.0]

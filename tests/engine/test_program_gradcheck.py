@@ -203,3 +203,28 @@ def test_a_real_program_with_no_backward_is_checked_at_the_pass_it_is_traced_wit
     (check,) = gradcheck_source(source, **CENTRAL)["checks"]
     assert check["analytic"] == 6.0
     assert check["rows"][0]["numeric"] == pytest.approx(6.0, rel=1e-5)
+
+
+@pytest.mark.parametrize("own", [False, True])
+def test_a_pass_of_no_rule_is_checked_from_the_seed_the_program_gave(own: bool) -> None:
+    # The chain rule by hand from `c.grad = 2.0` (no backward(), no rule): a's gradient
+    # is 2 × 3, the right one for that seed, and so is the quotient it is checked with
+    # (it was the quotient of a seed of 1, 3: a right program blamed by 3).
+    own_class = (
+        "class V:\n    def __init__(self, data, _children=()):\n        self.data = data\n"
+        "        self.grad = 0.0\n        self._prev = set(_children)\n"
+        "        self._backward = lambda: None\n"
+        "    def __mul__(self, other):\n        return V(self.data * other.data, (self, other))\n"
+    )
+    make = "V" if own else "Value"
+    source = (own_class if own else "") + (
+        f"a = {make}(2.0)\nb = {make}(3.0)\nc = a * b\nc.grad = 2.0\n"
+        "a.grad = b.data * c.grad\nb.grad = a.data * c.grad\n"
+    )
+    checks = gradcheck_source(source, **CENTRAL)["checks"]
+    assert [check["analytic"] for check in checks] == [6.0, 4.0]
+    assert [check["rows"][0]["numeric"] for check in checks] == pytest.approx([6.0, 4.0])
+    # No seed (a test of the forward pass): the quotient itself, not 0 × it.
+    unseeded = source.split("c.grad = 2.0")[0]
+    checks = gradcheck_source(unseeded, **CENTRAL)["checks"]
+    assert [check["rows"][0]["numeric"] for check in checks] == pytest.approx([3.0, 2.0])

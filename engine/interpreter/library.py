@@ -1418,6 +1418,9 @@ class Library:
                     and any(issubclass(one, other) for one in cls.types for other in option.types)
                 ):
                     return True
+            elif type(option) is Annotation and option.name in _PROTOCOLS:
+                if protocol_subclass(cls, *_PROTOCOLS[option.name]):
+                    return True  # `issubclass(C, SupportsFloat)`: C has a `__float__`
             elif type(option) is Annotation and option.name in _NUMBERS:
                 # `issubclass(int, numbers.Real)`: the types CPython registers in each
                 if builtin_type and all(one in _NUMBERS[option.name] for one in cls.types):
@@ -3238,9 +3241,21 @@ def protocol_fits(value: Any, method: str, types: tuple[type, ...]) -> bool:
         if value.cls.lookup(method) not in (MISSING, None):
             return True
         return value.attrs.get(method) is not None
-    if kind is PClass:
-        return value.lookup(method) not in (MISSING, None)
+    if kind is PClass or isinstance(value, TypeObject):  # `isinstance(float, SupportsFloat)`
+        return protocol_subclass(value, method, types)
     return kind in types
+
+
+def protocol_subclass(cls: Any, method: str, types: tuple[type, ...]) -> bool:
+    """`issubclass(C, SupportsFloat)`, as CPython 3.11's protocol hook: the first class of
+    C's MRO that defines the method does not set it to None (an IntEnum's, by its data
+    type `int`); a built-in type (`float`) whose objects all have it."""
+    if type(cls) is PClass:
+        found = cls.lookup(method)
+        if found is not MISSING:
+            return found is not None
+        return _data_type(cls) in types
+    return bool(cls.types) and all(one in types for one in cls.types)
 
 
 # The dunders every object (and, for a class, `type`) has in CPython 3.11, and the ones

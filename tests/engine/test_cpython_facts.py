@@ -1005,6 +1005,38 @@ print(isinstance(1, (str, SupportsFloat)), isinstance('x', (str, SupportsFloat))
     )
 
 
+def test_a_supports_protocol_takes_a_class_in_isinstance_and_issubclass() -> None:
+    # `hasattr(float, '__float__')`, and CPython 3.11's protocol hook for `issubclass`:
+    # the first class of the MRO defining the method does not set it to None.
+    assert_as_cpython(
+        """
+from typing import (SupportsAbs, SupportsBytes, SupportsComplex, SupportsFloat,
+                    SupportsIndex, SupportsInt, SupportsRound)
+from enum import Enum, IntEnum
+class A:
+    def __float__(self):
+        return 1.0
+class B(A):
+    __float__ = None
+class K(IntEnum):
+    ONE = 1
+class S(str, Enum):
+    X = 'x'
+class L(list):
+    pass
+classes = [float, int, bool, complex, str, bytes, list, object, type, A, B, K, S, L]
+for P in (SupportsFloat, SupportsInt, SupportsIndex, SupportsAbs, SupportsComplex,
+          SupportsRound, SupportsBytes):
+    print([isinstance(c, P) for c in classes], [issubclass(c, P) for c in classes])
+print(issubclass(A, (str, SupportsFloat)), issubclass(str, (list, SupportsFloat)))
+try:
+    issubclass(1.5, SupportsFloat)
+except TypeError as e:
+    print(e)
+"""
+    )
+
+
 def test_a_supports_protocol_asks_the_class_before_the_objects_own_attributes() -> None:
     # CPython 3.11's `_ProtocolMeta.__instancecheck__` tries `issubclass(type(d), P)`
     # first: an object's own `__float__ = None` blocks only a method its class lacks.

@@ -259,6 +259,7 @@ class Library:
         parts = {"real": part("real"), "imag": part("imag")}
         parts["conjugate"] = self.bound(plain("conjugate"), "conjugate")
         integer = {name: self.bound(plain(name), name) for name in ("bit_length", "bit_count")}
+        integer["as_integer_ratio"] = self.bound(_integer_ratio, "as_integer_ratio")
         real = {name: self.bound(plain(name), name) for name in ("is_integer", "hex")}
         real["fromhex"] = self.bound(lambda _, args, kwargs: self.fromhex(args, kwargs), "fromhex")
         real["as_integer_ratio"] = self.bound(_integer_ratio, "as_integer_ratio")
@@ -1556,6 +1557,8 @@ class Library:
             )
             raise caught_as(words, TypeError(words))
         text = args[0]
+        if type(text) is PInstance and _data_type(text.cls) is str:
+            text = enum_mixin_value(text)  # a StrEnum's member: a str, as CPython's
         if type(text) is not str:
             wrong = TypeError("bad argument type for built-in operation")
             raise caught_as(f"float.fromhex() takes a string, not {cpython_type(text)}", wrong)
@@ -2886,11 +2889,16 @@ READERS.update((_strict_zip.__code__, _mapped.__code__, _filtered.__code__))
 
 
 def _integer_ratio(obj: float, args: list[Any], kwargs: dict[str, Any]) -> tuple[int, int]:
-    """`x.as_integer_ratio()`: CPython's, its errors for infinity and nan included; its
-    integers within the integer bound (a float's need at most 1,075 bits)."""
+    """`x.as_integer_ratio()` of a float, an int or a bool: CPython's, its errors for
+    infinity and nan included; its integers within the integer bound (a float's need at
+    most 1,075 bits, an int's are itself and 1; a bool's ints, `(1, 1)`)."""
     if args or kwargs:
-        words = f"float.as_integer_ratio() takes no arguments ({len(args) + len(kwargs)} given)"
+        owner = "float" if type(obj) is float else "int"
+        given = len(args) + len(kwargs)
+        words = f"{owner}.as_integer_ratio() takes no arguments ({given} given)"
         raise caught_as("as_integer_ratio() takes no arguments", TypeError(words))
+    if type(obj) is bool:
+        return int(obj), 1
     try:
         return obj.as_integer_ratio()
     except (OverflowError, ValueError) as error:  # `float('inf')`: CPython's words

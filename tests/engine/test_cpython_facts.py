@@ -2555,3 +2555,29 @@ for call in [lambda: float.fromhex(), lambda: float.fromhex(s='1'), lambda: floa
     )
     with pytest.raises(EngineError, match="line 2, column 5: OverflowError: hexadecimal value"):
         trace_source("x = 1\ny = float.fromhex('0x1p99999')\n")
+
+
+def test_fromhex_takes_a_str_enums_member_and_an_int_has_as_integer_ratio() -> None:
+    assert_as_cpython(
+        """
+from enum import Enum, IntEnum, StrEnum
+class H(str, Enum):
+    TWO = '0x1p1'
+    BAD = 'zz'
+class S(StrEnum):
+    HALF = '0x1p-1'
+class I(IntEnum):
+    A = 3
+print(float.fromhex(H.TWO), (1.5).fromhex(S.HALF))
+for call in [lambda: float.fromhex(H.BAD), lambda: float.fromhex(I.A),
+             lambda: (3).as_integer_ratio(1), lambda: True.as_integer_ratio(1)]:
+    try:
+        print(call())
+    except (TypeError, ValueError) as e:
+        print(type(e).__name__, e)
+print((7).as_integer_ratio(), (-3).as_integer_ratio(), (2**100).as_integer_ratio())
+print(I.A.as_integer_ratio())
+print(True.as_integer_ratio(), type(False.as_integer_ratio()[0]), int.as_integer_ratio(5))
+print('as_integer_ratio' in dir(3), hasattr(True, 'as_integer_ratio'))
+"""
+    )

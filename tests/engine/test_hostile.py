@@ -405,6 +405,14 @@ EXHAUSTION = [
         2,
     ),
     ("x = []\nx.append(x)\ns = float.fromhex(x)\n", "bad argument type", 3),
+    # an int's `as_integer_ratio`, endlessly, of the largest int; `issubclass` of a protocol
+    ("n = 2**4095\nwhile True:\n    n.as_integer_ratio()\n", "BACKPROP_MAX_STEPS", 3),
+    (
+        "from typing import SupportsFloat\nclass C:\n    pass\nt = (C,) * 9000 + (SupportsFloat,)\n"
+        "while True:\n    issubclass(C, t)\n",
+        "BACKPROP_MAX_STEPS",
+        6,
+    ),
     ("x = '1' * 5000\nprint(int(x))\n", "too long", 2),
     ("while True:\n    pass\n", "has no break, so it never ends", 2),
     # pytest's `match=` is charged for the search, `approx` for each item it compares

@@ -68,6 +68,7 @@ from backprop_animator.engine.interpreter.expressions import (
     TreeMemo,
     contains_yield,
     own_gradient_names,
+    seeding_passes,
 )
 from backprop_animator.engine.interpreter.machine import BREAK, CONTINUE, RETURN, in_place_words
 from backprop_animator.engine.interpreter.micrograd_nn import ENGINE_SOURCE, NN_NAMES, NN_SOURCE
@@ -301,7 +302,7 @@ class _ModuleNames:
 # (`scope.unbinds_of`) and its own names for a gradient (`own_gradient_names`), once
 # `refuse_host_calls` let it through: for as long as the tree lives (a gradient check's
 # re-runs share one).
-_TreeFacts = tuple[set[int], bool, frozenset[str], tuple[str, ...]]
+_TreeFacts = tuple[set[int], bool, frozenset[str], tuple[str, ...], frozenset[tuple[str, int, int]]]
 _TREE_FACTS: weakref.WeakKeyDictionary[ast.Module, _TreeFacts] = weakref.WeakKeyDictionary()
 _TREE_FACTS_LOCK = threading.Lock()
 # Each tree's `TreeMemo`, filled as its functions and classes are compiled: the re-runs
@@ -363,18 +364,25 @@ class Compiler(ExpressionCompiler):
             # Worked out once a tree: a gradient check compiles the program again for each
             # of its re-runs, from the same tree (which nothing changes).
             refuse_host_calls(tree, self.error)  # (a tree it refuses is never remembered)
+            own_gradients = own_gradient_names(tree)
             facts = (
                 statements_calling_backward(tree),
                 patches_value(tree),
                 scopes.unbinds_of(tree),
-                own_gradient_names(tree),
+                own_gradients,
+                seeding_passes(tree, (*GRAD_NAMES, *own_gradients)),
             )
             with _TREE_FACTS_LOCK:
                 _TREE_FACTS[tree] = facts
-        self.calls_backward, patches, unbinds, own_gradients = facts
+        self.calls_backward, patches, unbinds, own_gradients, seeding = facts
         self.memo = tree_memo(tree)
         if not self.library and own_gradients:
             self.m.grad_names = (*GRAD_NAMES, *own_gradients)
+        if not self.library and seeding:
+            spans: dict[str, set[tuple[int, int]]] = {}
+            for name, start, end in seeding:
+                spans.setdefault(name, set()).add((start, end))
+            self.m.seeding_passes = {name: frozenset(found) for name, found in spans.items()}
         if not self.library and patches:
             # `Value.tanh = tanh`: micrograd's own class, run here, takes the engine's place
             self.builtins["Value"] = self.library_module("micrograd.engine")()["Value"]

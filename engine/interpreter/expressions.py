@@ -174,6 +174,19 @@ PASS_FUNCTIONS = frozenset({"backward", "backprop", "backpropagate", "backward_p
 PASS_WORDS = ("backward", "backprop", "retroprop", "propagar")
 
 
+def free_pass_of(m: Any, func: ast.expr) -> tuple[bool, frozenset[tuple[int, int]]]:
+    """Whether calling the function `func` names is a pass when it is given a graph node
+    first, as `loss.backward()` is: `backprop(loss)`, a name of PASS_FUNCTIONS (True);
+    else the spans of the program's functions of its name that seed the node's gradient
+    and work out the others, `getGradients(z)` (`seeding_passes`), one of which it must
+    be when called."""
+    if not isinstance(func, ast.Name):
+        return False, frozenset()
+    if func.id in PASS_FUNCTIONS:
+        return True, frozenset()
+    return False, m.seeding_passes.get(func.id, frozenset())
+
+
 def _free_pass(
     rec: Any,
     call: Callable[[Any, list[Any], Any], Any],
@@ -329,6 +342,63 @@ def does_pass_work(body: list[ast.stmt], names: tuple[str, ...] = GRAD_NAMES) ->
             if called in RULE_NAMES or any(word in lowered for word in PASS_WORDS):
                 return True
     return False
+
+
+def seeding_passes(
+    tree: ast.Module, names: tuple[str, ...] = GRAD_NAMES
+) -> frozenset[tuple[str, int, int]]:
+    """The name and span of each function of the program (not a method of a class) whose
+    name is no pass's (PASS_FUNCTIONS) but which does a pass's work on the node it is
+    given first, writing the gradients itself: it seeds that node's gradient with 1
+    (`func.grad = 1`) and, there or in a function inside it, works out others (`child.grad
+    += var.grad * local`, a write of no constant): Darchin's `getGradients(z)`, whose
+    `reversePass(var)` walks a tape. Read off the code before it runs, as
+    `own_gradient_names` is; called with a graph node first, such a function is a pass,
+    as `backprop(loss)` is. (One that only calls the nodes' rules, `node._backward()`,
+    stays a walk by hand, which finds its pass by those calls.)
+
+    Example: `seeding_passes(ast.parse("def go(z):\n z.grad = 1\n z.a.grad += z.grad"))
+    == frozenset({("go", 1, 3)})`.
+    """
+    found: set[tuple[str, int, int]] = set()
+    stack: list[tuple[ast.AST, bool]] = [(tree, False)]
+    while stack:
+        node, in_class = stack.pop()
+        visited(node)
+        if (
+            isinstance(node, ast.FunctionDef)
+            and not in_class
+            and node.name not in PASS_FUNCTIONS
+            and (node.args.posonlyargs or node.args.args)
+            and _seeds_and_writes(node, names)
+        ):
+            found.add((node.name, node.lineno, node.end_lineno or node.lineno))
+        body_of_class = isinstance(node, ast.ClassDef)
+        stack.extend((child, body_of_class) for child in child_nodes(node))
+    return frozenset(found)
+
+
+def _seeds_and_writes(function: ast.FunctionDef, names: tuple[str, ...]) -> bool:
+    """Whether `function` seeds its first parameter's gradient with 1 and works out
+    other gradients itself (`seeding_passes`)."""
+    first = (*function.args.posonlyargs, *function.args.args)[0].arg
+    seeds = works = False
+    for node in ast.walk(function):
+        visited(node)
+        if isinstance(node, ast.Assign | ast.AugAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                if not (isinstance(target, ast.Attribute) and target.attr in names):
+                    continue
+                if isinstance(node, ast.AugAssign) or not isinstance(node.value, ast.Constant):
+                    works = True
+                elif (
+                    isinstance(target.value, ast.Name)
+                    and target.value.id == first
+                    and _is_number(node.value, 1)
+                ):
+                    seeds = True
+    return seeds and works
 
 
 # Dunder attributes any code may read: a class's or function's name (`type(x).__name__`),
@@ -1639,9 +1709,8 @@ class ExpressionCompiler:
             return run_method
 
         func_expr = self.expr(func, scope)
-        # `backprop(loss)`: a function of the program's that takes a graph node is a pass,
-        # as `loss.backward()` is.
-        watch_free_pass = isinstance(func, ast.Name) and func.id in PASS_FUNCTIONS
+        named_pass, seeding_spans = free_pass_of(m, func)  # `backprop(loss)`: a pass
+        watch_free_pass = named_pass or bool(seeding_spans)
         if simple_args and not watch_free_pass:
             return self.plain_call(func_expr, args, (line, column))
         # `backward(out)` on an object that is no graph node (a Wengert list's `Var`, whose
@@ -1659,6 +1728,7 @@ class ExpressionCompiler:
                     and type(target) is Function
                     and values
                     and type(values[0]) is PInstance
+                    and (named_pass or target.span in seeding_spans)
                 ):
                     return _free_pass(
                         rec, call, target, values, kwargs, watch_unshaped, (line, column)

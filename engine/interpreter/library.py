@@ -259,6 +259,7 @@ class Library:
         parts = {"real": part("real"), "imag": part("imag")}
         parts["conjugate"] = self.bound(plain("conjugate"), "conjugate")
         integer = {name: self.bound(plain(name), name) for name in ("bit_length", "bit_count")}
+        integer["as_integer_ratio"] = self.bound(_integer_ratio, "as_integer_ratio")
         real = {name: self.bound(plain(name), name) for name in ("is_integer", "hex")}
         real["fromhex"] = self.bound(lambda _, args, kwargs: self.fromhex(args, kwargs), "fromhex")
         real["as_integer_ratio"] = self.bound(_integer_ratio, "as_integer_ratio")
@@ -1418,6 +1419,9 @@ class Library:
                     and any(issubclass(one, other) for one in cls.types for other in option.types)
                 ):
                     return True
+            elif type(option) is Annotation and option.name in _PROTOCOLS:
+                if protocol_subclass(cls, *_PROTOCOLS[option.name]):
+                    return True  # `issubclass(C, SupportsFloat)`: C has a `__float__`
             elif type(option) is Annotation and option.name in _NUMBERS:
                 # `issubclass(int, numbers.Real)`: the types CPython registers in each
                 if builtin_type and all(one in _NUMBERS[option.name] for one in cls.types):
@@ -1553,6 +1557,8 @@ class Library:
             )
             raise caught_as(words, TypeError(words))
         text = args[0]
+        if type(text) is PInstance and _data_type(text.cls) is str:
+            text = enum_mixin_value(text)  # a StrEnum's member: a str, as CPython's
         if type(text) is not str:
             wrong = TypeError("bad argument type for built-in operation")
             raise caught_as(f"float.fromhex() takes a string, not {cpython_type(text)}", wrong)
@@ -2883,11 +2889,16 @@ READERS.update((_strict_zip.__code__, _mapped.__code__, _filtered.__code__))
 
 
 def _integer_ratio(obj: float, args: list[Any], kwargs: dict[str, Any]) -> tuple[int, int]:
-    """`x.as_integer_ratio()`: CPython's, its errors for infinity and nan included; its
-    integers within the integer bound (a float's need at most 1,075 bits)."""
+    """`x.as_integer_ratio()` of a float, an int or a bool: CPython's, its errors for
+    infinity and nan included; its integers within the integer bound (a float's need at
+    most 1,075 bits, an int's are itself and 1; a bool's ints, `(1, 1)`)."""
     if args or kwargs:
-        words = f"float.as_integer_ratio() takes no arguments ({len(args) + len(kwargs)} given)"
+        owner = "float" if type(obj) is float else "int"
+        given = len(args) + len(kwargs)
+        words = f"{owner}.as_integer_ratio() takes no arguments ({given} given)"
         raise caught_as("as_integer_ratio() takes no arguments", TypeError(words))
+    if type(obj) is bool:
+        return int(obj), 1
     try:
         return obj.as_integer_ratio()
     except (OverflowError, ValueError) as error:  # `float('inf')`: CPython's words
@@ -3238,9 +3249,21 @@ def protocol_fits(value: Any, method: str, types: tuple[type, ...]) -> bool:
         if value.cls.lookup(method) not in (MISSING, None):
             return True
         return value.attrs.get(method) is not None
-    if kind is PClass:
-        return value.lookup(method) not in (MISSING, None)
+    if kind is PClass or isinstance(value, TypeObject):  # `isinstance(float, SupportsFloat)`
+        return protocol_subclass(value, method, types)
     return kind in types
+
+
+def protocol_subclass(cls: Any, method: str, types: tuple[type, ...]) -> bool:
+    """`issubclass(C, SupportsFloat)`, as CPython 3.11's protocol hook: the first class of
+    C's MRO that defines the method does not set it to None (an IntEnum's, by its data
+    type `int`); a built-in type (`float`) whose objects all have it."""
+    if type(cls) is PClass:
+        found = cls.lookup(method)
+        if found is not MISSING:
+            return found is not None
+        return _data_type(cls) in types
+    return bool(cls.types) and all(one in types for one in cls.types)
 
 
 # The dunders every object (and, for a class, `type`) has in CPython 3.11, and the ones

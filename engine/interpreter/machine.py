@@ -251,6 +251,9 @@ class Machine:
         # The spans of methods named with a pass's word that do no pass's work
         # (`register_backward_hook`): called on a graph node, no pass (`does_pass_work`).
         self.no_passes: set[tuple[int, int]] = set()
+        # The spans of the program's functions of no pass's name that do a pass's work on
+        # the node they are given first, by name (`expressions.seeding_passes`).
+        self.seeding_passes: dict[str, frozenset[tuple[int, int]]] = {}
         # The names a node's gradient may have: GRAD_NAMES, then those the program's
         # classes give it in words of their own (`expressions.own_gradient_names`).
         self.grad_names: tuple[str, ...] = GRAD_NAMES

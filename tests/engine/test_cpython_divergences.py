@@ -4162,7 +4162,7 @@ def test_dir_lists_only_the_public_names_a_value_has_here() -> None:
         "import math\nprint('__name__' in dir(math), '__add__' in dir(Value(1.0)))\n"
     )
     assert printed_lines(trace_source(source + TAIL)) == [
-        "['bit_count', 'bit_length', 'conjugate', 'imag', 'real'] True",
+        "['as_integer_ratio', 'bit_count', 'bit_length', 'conjugate', 'imag', 'real'] True",
         "['backward', 'data', 'exp', 'grad', 'label', 'log', 'relu', 'sigmoid', 'tanh'] []",
         "False True",
     ]

@@ -1005,6 +1005,38 @@ print(isinstance(1, (str, SupportsFloat)), isinstance('x', (str, SupportsFloat))
     )
 
 
+def test_a_supports_protocol_takes_a_class_in_isinstance_and_issubclass() -> None:
+    # `hasattr(float, '__float__')`, and CPython 3.11's protocol hook for `issubclass`:
+    # the first class of the MRO defining the method does not set it to None.
+    assert_as_cpython(
+        """
+from typing import (SupportsAbs, SupportsBytes, SupportsComplex, SupportsFloat,
+                    SupportsIndex, SupportsInt, SupportsRound)
+from enum import Enum, IntEnum
+class A:
+    def __float__(self):
+        return 1.0
+class B(A):
+    __float__ = None
+class K(IntEnum):
+    ONE = 1
+class S(str, Enum):
+    X = 'x'
+class L(list):
+    pass
+classes = [float, int, bool, complex, str, bytes, list, object, type, A, B, K, S, L]
+for P in (SupportsFloat, SupportsInt, SupportsIndex, SupportsAbs, SupportsComplex,
+          SupportsRound, SupportsBytes):
+    print([isinstance(c, P) for c in classes], [issubclass(c, P) for c in classes])
+print(issubclass(A, (str, SupportsFloat)), issubclass(str, (list, SupportsFloat)))
+try:
+    issubclass(1.5, SupportsFloat)
+except TypeError as e:
+    print(e)
+"""
+    )
+
+
 def test_a_supports_protocol_asks_the_class_before_the_objects_own_attributes() -> None:
     # CPython 3.11's `_ProtocolMeta.__instancecheck__` tries `issubclass(type(d), P)`
     # first: an object's own `__float__ = None` blocks only a method its class lacks.
@@ -2537,5 +2569,31 @@ for i in range(40):
     s = ("(lambda: (y := 5))()" if i % 2 else "(lambda: y)()") + " " * i
     def f(x: s): pass
     print(i, typing.get_type_hints(f))
+"""
+    )
+
+
+def test_fromhex_takes_a_str_enums_member_and_an_int_has_as_integer_ratio() -> None:
+    assert_as_cpython(
+        """
+from enum import Enum, IntEnum, StrEnum
+class H(str, Enum):
+    TWO = '0x1p1'
+    BAD = 'zz'
+class S(StrEnum):
+    HALF = '0x1p-1'
+class I(IntEnum):
+    A = 3
+print(float.fromhex(H.TWO), (1.5).fromhex(S.HALF))
+for call in [lambda: float.fromhex(H.BAD), lambda: float.fromhex(I.A),
+             lambda: (3).as_integer_ratio(1), lambda: True.as_integer_ratio(1)]:
+    try:
+        print(call())
+    except (TypeError, ValueError) as e:
+        print(type(e).__name__, e)
+print((7).as_integer_ratio(), (-3).as_integer_ratio(), (2**100).as_integer_ratio())
+print(I.A.as_integer_ratio())
+print(True.as_integer_ratio(), type(False.as_integer_ratio()[0]), int.as_integer_ratio(5))
+print('as_integer_ratio' in dir(3), hasattr(True, 'as_integer_ratio'))
 """
     )

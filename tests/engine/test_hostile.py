@@ -405,6 +405,31 @@ EXHAUSTION = [
         2,
     ),
     ("x = []\nx.append(x)\ns = float.fromhex(x)\n", "bad argument type", 3),
+    # a function of no pass's name that seeds its node (a pass: `seeding_passes`), endless
+    (
+        "class V:\n    def __init__(s, d, p=()):\n        s.data = d; s.grad = 0; s._prev = p\n"
+        "    def __mul__(s, o):\n        return V(s.data * o.data, (s, o))\n"
+        "def go(out):\n    out.grad = 1\n    while out.grad > 0:\n        out.grad += 1\n"
+        "go(V(1) * V(2))\n",
+        "BACKPROP_MAX_STEPS",
+        9,
+    ),
+    (
+        "class V:\n    def __init__(s, d, p=()):\n        s.data = d; s.grad = 0; s._prev = p\n"
+        "    def __mul__(s, o):\n        return V(s.data * o.data, (s, o))\n"
+        "def go(out):\n    out.grad = 1\n    out._prev[0].grad += 1\n    go(out)\n"
+        "go(V(1) * V(2))\n",
+        "RecursionError",
+        9,
+    ),
+    # an int's `as_integer_ratio`, endlessly, of the largest int; `issubclass` of a protocol
+    ("n = 2**4095\nwhile True:\n    n.as_integer_ratio()\n", "BACKPROP_MAX_STEPS", 3),
+    (
+        "from typing import SupportsFloat\nclass C:\n    pass\nt = (C,) * 9000 + (SupportsFloat,)\n"
+        "while True:\n    issubclass(C, t)\n",
+        "BACKPROP_MAX_STEPS",
+        6,
+    ),
     ("x = '1' * 5000\nprint(int(x))\n", "too long", 2),
     ("while True:\n    pass\n", "has no break, so it never ends", 2),
     # pytest's `match=` is charged for the search, `approx` for each item it compares

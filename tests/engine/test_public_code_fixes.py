@@ -4,6 +4,7 @@ set algebra. The programs themselves are in public_code/ (test_public_code.py)."
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import io
 import math
@@ -17,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from backprop_animator.engine import EngineError, Limits, trace_columns, trace_source
+from backprop_animator.engine.interpreter.expressions import seeding_passes
 from tests.engine.cpython import (
     assert_leaves_among,
     leaves_of,
@@ -1617,6 +1619,89 @@ def test_a_rule_named_backtrack_walked_by_a_function_of_the_programs() -> None:
     assert printed_lines(trace) == run_in_cpython(source)
     assert printed_lines(trace)[-1] == "-8 4 2"
     assert len(trace["passes"]) == 1 and len(trace["edges"]) == 6
+
+
+# A tape as Darchin/reverse-mode-auto-diff keeps one (written here after it): each `Var`
+# on a class-level list, its operands `(node, local)` pairs, and a pass of no pass's name,
+# `compute_gradients(out)`, that seeds `out` and walks the list popping from its end (the
+# output is still on it: its rule runs twice, the learner's bug).
+SEEDING_PASS = """\
+import math
+class Var:
+    made = []
+    def __init__(self, value, parents=()):
+        self.value = value; self.grad = 0; self.parents = list(parents)
+        Var.made.append(self)
+    def __add__(self, other):
+        return Var(self.value + other.value, [(self, 1), (other, 1)])
+    def __mul__(self, other):
+        return Var(self.value * other.value, [(self, other.value), (other, self.value)])
+def sin(x):
+    return Var(math.sin(x.value), [(x, math.cos(x.value))])
+def compute_gradients(out):
+    out.grad = 1
+    def step(var):
+        for parent, local in var.parents:
+            parent.grad += var.grad * local
+        if Var.made:
+            step(Var.made.pop())
+    step(out)
+x = Var(2.0); y = Var(3.0)
+z = sin(x * y) + x
+compute_gradients(z)
+print(x.grad, y.grad)
+"""
+
+
+def test_a_function_of_no_pass_name_that_seeds_its_node_and_works_out_gradients() -> None:
+    # It was a pass of no rule, its writes update frames: the function is the pass (its
+    # lines the pass's `backward`), each node's writes a run of its rule, z's run twice.
+    trace = trace_source(SEEDING_PASS)
+    assert printed_lines(trace) == run_in_cpython(SEEDING_PASS)
+    (one,) = trace["passes"]
+    assert one["backward"]["line"] == 13 and one["data"] == pytest.approx(math.sin(6) + 2)
+    runs = [f["node"] for f in trace["frames"] if f["phase"] == "backward"]
+    assert runs[:2] == [one["output"], one["output"]] and len(runs) == 4
+    check = trace["engine_check"]
+    assert {rule["verdict"] for rule in check["rules"]} == {"right"}
+    assert check["sort"]["verdict"] == "wrong"
+    # Popping the output first, the walk is right.
+    right = SEEDING_PASS.replace("    step(out)", "    Var.made.pop()\n    step(out)")
+    assert trace_source(right)["engine_check"]["sort"]["verdict"] == "right"
+    # Given no node, it is a plain call.
+    with pytest.raises(EngineError, match="cannot set attributes on a float"):
+        trace_source(SEEDING_PASS.replace("compute_gradients(z)", "compute_gradients(2.0)"))
+    # A function that only seeds or zeroes, or only calls the rules (a walk by hand:
+    # test_a_free_backprop_function_given_a_node_is_a_pass), or a class's method, is none.
+    assert seeding_passes(ast.parse("def seed(v):\n    v.grad = 1\n    w.grad = 0\n")) == set()
+    assert seeding_passes(ast.parse("def go(s):\n    s.grad = 1\n    s._backward()")) == set()
+    method = "class C:\n  def go(s):\n    s.grad = 1\n    s.a.grad += s.grad\n"
+    assert seeding_passes(ast.parse(method)) == set()
+    assert seeding_passes(ast.parse(method.replace("class C:", "if C:"))) == {("go", 2, 4)}
+
+
+def test_a_program_making_no_pass_prints_as_cpython_and_draws_its_graph() -> None:
+    # A GitHub round's programs refused "no result": a method called on the class with a
+    # number (CPython runs it: the method makes a node of it), and a list of outputs
+    # printed. Each prints what CPython prints; its graph is drawn, no rule run.
+    cls = (
+        "import math\nclass Value:\n    def __init__(self, data, _prev=()):\n"
+        "        self.data = data; self.grad = 0; self._prev = set(_prev)\n"
+        "        self._backward = lambda: None\n"
+        "    def __repr__(self):\n        return f'Value(data={self.data})'\n"
+        "    def __mul__(self, other):\n"
+        "        return Value(self.data * other.data, (self, other))\n"
+        "    def tanh(self):\n        self = self if isinstance(self, Value) else Value(self)\n"
+        "        return Value(math.tanh(self.data), (self,))\n"
+    )
+    for tail, nodes in (
+        ("print(Value.tanh(2))\n", 2),
+        ("a, b = Value(2.0), Value(-3.0)\nprint([a * b, (a * b).tanh()])\n", 4),
+    ):
+        trace = trace_source(cls + tail)
+        assert printed_lines(trace) == run_in_cpython(cls + tail)
+        assert len(trace["nodes"]) == nodes
+        assert [f["phase"] for f in trace["frames"]].count("backward") == 0
 
 
 def test_a_gradient_kept_as_derivative_with_operands_kept_as_args() -> None:

@@ -6000,14 +6000,19 @@ def test_a_class_per_op_whose_rule_is_its_method_d_run_by_a_function_of_any_name
     wrong = CLASS_PER_OP.replace("self.adjoint * b.value", "b.value")
     rules = trace_source(wrong)["engine_check"]["rules"]
     assert {rule["op"]: rule["verdict"] for rule in rules}["*"] == "wrong"
-    # Only a method writing another object's gradient: one writing its own is no rule
-    # (the program then has no pass, as before).
+    # Only a method writing another object's gradient: one writing its own is no rule.
+    # The program then calls no rule and no pass: it runs as CPython, with one pass of no
+    # rule at its end (left17's; it was "no result"), and no op row a rule ran for.
     own = CLASS_PER_OP.replace("a.adjoint += self.adjoint\n", "self.adjoint += 0\n")
     own = own.replace("b.adjoint += self.adjoint\n", "pass\n")
     own = own.replace("a.adjoint += self.adjoint * b.value", "self.adjoint += 0")
     own = own.replace("b.adjoint += a.value * self.adjoint", "pass")
-    with pytest.raises(EngineError, match="no result"):
-        trace_source(own)
+    trace = trace_source(own)
+    assert printed_lines(trace) == run_in_cpython(own) == ["[0.0, 0.0]", "[0.0, 0.0]"]
+    assert [frame["phase"] for frame in trace["frames"]][-1] == "sort"
+    assert trace["frames"][-1]["text"].startswith("No backward() here, nor a node's rule")
+    rules = trace["engine_check"]["rules"]
+    assert [(rule["verdict"], rule["line"]) for rule in rules] == [("unchecked", None)]
 
 
 # A course lab's reverse mode, in our words: a `Variable` whose number is `f` and whose

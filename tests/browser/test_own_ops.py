@@ -159,8 +159,11 @@ def test_a_value_the_passs_order_leaves_out_wears_no_topo_badge(
     for position, node in enumerate(topo, start=1):
         record = player_page.locator(f"[data-testid=node][data-node-id={node}]")
         expect(record.get_by_test_id("topo-badge")).to_have_text(str(position))
-    # Its writes are the rule's (lines of `def rule()`), called by `n.rule()`: the note
-    # said backward()'s loop wrote them.
-    expect(player_page.get_by_test_id("code-panel")).to_contain_text(
-        "(its loop runs each node's rule, which writes the gradients)"
-    )
+    # Its writes are the rule's (lines of `def rule()`, a rule's name now), called by
+    # `n.rule()`: the note said backward()'s loop wrote them.
+    first = next(i for i, f in enumerate(trace["frames"]) if f["phase"] == "backward")
+    open_player(player_page, player_url(server, GRAD_IN_WORDS, frame=first))
+    code = player_page.get_by_test_id("code-panel")
+    expect(code).to_contain_text("Your backward() \u00b7 step 1 of 6: e")
+    expect(code).to_contain_text("other.backwards_grad += self.value * out.backwards_grad")
+    expect(code).not_to_contain_text("its loop writes")

@@ -255,7 +255,7 @@ class Recorder:
         self.received: dict[Value, int] = {}
         # By pass index: the seed of a pass of no rule (`pass_of_no_rule`), the gradient
         # the program gave its output, which the gradient check's quotients are scaled by.
-        self.no_rule_seeds: dict[int, float] = {}
+        self.no_rule_seeds: dict[int, float | int] = {}
         # By pass index: the program's own backward() of the pass (`pass_code`).
         self.backward_code: dict[int, dict[str, int | None]] = {}
         # A pass whose backward() ran no rule but wrote gradients itself: its sort frame
@@ -3050,7 +3050,9 @@ class Recorder:
             len(reachable), self.names(output), _wrote_gradients(self.frames, set(reachable))
         )
         sort["changes"].append((output, "grad", output.grad, output.grad))
-        self.no_rule_seeds[index] = float(output.grad)
+        # (kept as it is: an integer no float holds is refused at the line that wrote it,
+        # `held_changes`, not float()ed here, an OverflowError out of the trace)
+        self.no_rule_seeds[index] = output.grad
         self.sort_writes = True  # (the sort frame keeps its changes, as a hand pass's)
         if self.mistake is not None:
             found = {node: node.grad for node in reachable}

@@ -4085,6 +4085,9 @@ def test_an_op_kept_in_a_hostile_tuple_is_cut_or_none() -> None:
         ("c.backward()\nfor i in range(2):\n    a.grad = -(10**400)\n", "line 5, column 1"),
         ("a.data = 10**400\na.data = 2.0\nc.backward()\n", "line 4, column 1: a node's .data"),
         ("c.grad = 10**400\nc.grad = 1.0\na.grad = b.data * c.grad\n", "line 4, column 1"),
+        # the output's own seed, after a gradient worked out by hand: a pass of no rule
+        ("a.grad = 1.0\nc.grad = 10**400\nc\n", "line 5, column 1: a node's .grad"),
+        ("for i in range(1):\n    a.grad = 1.0\nc.grad = 10**400\nc\n", "line 6, column 1"),
     ],
 )
 def test_an_integer_no_float_holds_in_a_nodes_number_is_refused_at_its_line(

@@ -2195,6 +2195,10 @@ class Recorder:
         """A pass of a program that runs its rules by hand, from the first node of the
         walk: its build frames and, in place of a sort, a frame that says so."""
         reachable, sort = self.open_own_pass(instance, output)
+        # The walk's look at every node its output reaches (its order, the right engine's
+        # pass beside it), paid for: a rule run by hand again and again opens a walk each
+        # time, the program's own steps one a call.
+        self.state.charge(len(reachable))
         shape = instance.cls.shape
         rule = shape.rule if shape is not None else "_backward"
         holder = self.calling_holder if self.holder_pass else None

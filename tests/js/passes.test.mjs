@@ -444,4 +444,13 @@ describe("callsNoBackward: a program that calls no backward() and no node's rule
       false,
     );
   });
+
+  it("is not a backward() of the program's that runs no rule and writes nothing", () => {
+    // A learner's backward() that sorts and forgets the seed and the rules: its pass has
+    // its lines (`backward`), one sort frame writing nothing, no order; the program calls it.
+    const lines = { line: 14, end_line: 23, call: null };
+    const sort = { phase: "sort", node: "c", text: "", pass: 0 };
+    const passes = [{ topo: [], backward: lines }];
+    assert.equal(callsNoBackward({ frames: [build, sort], topo: [], passes }), false);
+  });
 });

@@ -69,13 +69,16 @@ export function isMultiPass(trace) {
  * rule: it works out the gradients itself, `a.grad = b.data * c.grad`, or never asks for
  * them): no rule ran, no pass has an order, and no sort frame writes a gradient (the
  * program's writes are the update frames before it). A backward() that writes every
- * gradient itself writes them in its sort frame, so it is not one of these.
+ * gradient itself writes them in its sort frame, and a pass that names the program's own
+ * backward() (`backward`, its lines) is one the program called, so neither is one of these.
  * Example: frames [update a.grad 0 → 2, sort (d.grad 1 → 1)], topo [] → true.
  * @param {Trace} trace
  */
 export function callsNoBackward(trace) {
   const passes = trace.passes ?? [{ topo: trace.topo }];
-  if (passes.some((entry) => (entry.topo ?? []).length > 0)) return false;
+  // (a pass with the lines of the program's own backward() is one it called, though that
+  // backward() ran no rule and wrote nothing: a learner's that sorts and stops)
+  if (passes.some((entry) => (entry.topo ?? []).length > 0 || entry.backward)) return false;
   return trace.frames.every(
     (frame) =>
       frame.phase !== "backward" &&

@@ -1555,6 +1555,7 @@ class Recorder:
         if span is not None and self.one_step_before(output):
             raise StepPass(span)
         reachable, sort = self.open_own_pass(instance, output, steps=self.sort_steps)
+        opened = self.state.steps
         self.pass_code(code)
         self.sort_frame = sort
         start = dict(zip(reachable, map(float, map(_GRAD, reachable)), strict=True))
@@ -1576,6 +1577,10 @@ class Recorder:
             self.pass_output = None
             self.sort_frame = None
             self.in_rule = None
+        # The recorder's look at every node the output reaches (its order, the right
+        # engine's pass beside it), paid for where the pass's own steps did not: a
+        # backward() that runs one rule, called again and again on a long chain.
+        self.state.charge(max(0, len(reachable) - (self.state.steps - opened)))
         # The last rule the program's own loop ran, with the pass's output: a rule left
         # over from an earlier pass (a tape nothing cleared) names it (`own_rule_frame`).
         self.pass_output = output

@@ -4113,9 +4113,10 @@ def test_a_huge_integer_set_unseen_before_a_pass_of_no_rule_is_refused_in_words(
 
 
 # Walks by hand over one long chain, a rule run by hand again and again: each starts a
-# new walk, whose look at every node the output reaches (its order, the right engine's
-# pass beside it) the program's own steps never paid for (200 walks of 200 nodes ran
-# on 20,000 steps; 1,000 of 1,000, 29 s, were stopped by the clock alone).
+# new walk (a pass, for a backward() that runs one rule), whose look at every node the
+# output reaches (its order, the right engine's pass beside it) the program's own steps
+# never paid for (200 walks of 200 nodes ran on 20,000 steps; 1,000 of 1,000, 29 s, were
+# stopped by the clock alone).
 HAND_WALKS = {
     "rule": """\
 class V:
@@ -4134,6 +4135,27 @@ for i in range(200):
 v.grad = 1.0
 for i in range(200):
     v._backward()
+""",
+    # a backward() that runs its own node's rule alone, called again and again
+    "pass": """\
+class V:
+    def __init__(self, data, prev=()):
+        self.data = data; self.grad = 0.0; self._prev = prev
+        self._backward = lambda: None
+    def __mul__(self, k):
+        out = V(self.data * k, (self,))
+        def _backward():
+            self.grad += k * out.grad
+        out._backward = _backward
+        return out
+    def backward(self):
+        self._backward()
+v = V(0.5)
+for i in range(200):
+    v = v * 1.0
+v.grad = 1.0
+for i in range(200):
+    v.backward()
 """,
     "record": """\
 class Variable:

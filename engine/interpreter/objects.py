@@ -608,6 +608,23 @@ def own_rule(cls: PClass) -> str | None:
     return None
 
 
+# Names of RULE_NAMES a node's rule has only where each node keeps it itself, a function
+# (or None, a leaf's): `self.rule = lambda: None`, `out.rule = rule`. A class's method
+# `rule` (`return "product rule"`, words about the op) or a string kept so is no rule; a
+# class's method that is one writes other nodes' gradients (`own_rule` finds it).
+OWN_RULE_NAMES = frozenset({"rule"})
+
+
+def _rule_named(cls: PClass, attrs: dict[str, Any], name: str) -> bool:
+    """Whether `name` of RULE_NAMES may be the rule of the node whose attributes are
+    `attrs` (`find_shape`): the node's own, or its class's (but OWN_RULE_NAMES)."""
+    if name in OWN_RULE_NAMES:
+        return name in attrs and (
+            attrs[name] is None or type(attrs[name]) is Function or type(attrs[name]) is BoundMethod
+        )
+    return name in attrs or cls.lookup(name) is not MISSING
+
+
 def _is_method(cls: PClass, name: str) -> bool:
     return type(cls.lookup(name)) is Function
 
@@ -647,7 +664,7 @@ def find_shape(
             (name for name in names if name in attrs or cls.lookup(name) is not MISSING), None
         )
 
-    rule = first(RULE_NAMES)
+    rule = next((name for name in RULE_NAMES if _rule_named(cls, attrs, name)), None)
     if rule is not None and rule not in attrs:
         # Only the class's method of that name, where each node keeps a function of its
         # own named for a rule (Akash12373/Autograd-engine: `out.backward = backward` in

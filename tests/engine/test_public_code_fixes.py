@@ -6015,6 +6015,28 @@ def test_a_class_per_op_whose_rule_is_its_method_d_run_by_a_function_of_any_name
     assert [(rule["verdict"], rule["line"]) for rule in rules] == [("unchecked", None)]
 
 
+def test_a_method_named_rule_that_describes_the_op_is_no_rule_of_a_class_per_op() -> None:
+    # `rule` is a rule's name (page18's `n.rule()` loop over closures each node keeps):
+    # a class's method of that name, which writes no gradient, was taken for the nodes'
+    # rule, so `node.d()` was a plain call, the two passes gone (one pass of no rule at
+    # the end, its row unchecked).
+    source = CLASS_PER_OP.replace(
+        "class Diff:\n",
+        "class Diff:\n    def rule(self):\n        return type(self).__name__ + ': see d()'\n\n",
+    )
+    source += "print(Mul(x, y).rule())\n"
+    trace = trace_source(source)
+    assert printed_lines(trace) == run_in_cpython(source)
+    assert [one["data"] for one in trace["passes"]] == [92.0, 15.0]
+    check = trace["engine_check"]
+    assert {rule["op"]: rule["verdict"] for rule in check["rules"]} == {"*": "right", "+": "right"}
+    # Nor is a string the nodes keep under that name (`self.rule = "product rule"`).
+    parents = "self.parents = [a, b]\n"
+    kept = source.replace(parents, parents + "        self.rule = 'product rule'\n")
+    kept = kept.replace("print(Mul(x, y).rule())\n", "")
+    assert [one["data"] for one in trace_source(kept)["passes"]] == [92.0, 15.0]
+
+
 # A course lab's reverse mode, in our words: a `Variable` whose number is `f` and whose
 # adjoint is `d`, operands a `parents` set, a `backward_fn` closure; a forward-mode class
 # before it keeps `f` and `d` (its tangent) too, with no rule: a plain class.

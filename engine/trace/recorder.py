@@ -1003,8 +1003,11 @@ class Recorder:
         self.names = names = narrate.Names(kept_names(kept, reachable, moved), moved)
         if self.merged:
             names.given = merged = self.merged
-            # (an operand the set dropped is no node of the pass: its number, as it is now)
-            self.sync_all([operand for given in merged.values() for operand in given])
+            # (an operand the set dropped is no node of the pass: its number, as it is now;
+            # of this pass's ops alone, not of every op the program ever made)
+            self.sync_all(
+                [operand for node in reachable if node in merged for operand in merged[node]]
+            )
         self.pass_names.append((names, reachable))
         if self.instance_of:
             self.sync_all(reachable)

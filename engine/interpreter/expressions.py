@@ -361,44 +361,66 @@ def seeding_passes(
     == frozenset({("go", 1, 3)})`.
     """
     found: set[tuple[str, int, int]] = set()
-    stack: list[tuple[ast.AST, bool]] = [(tree, False)]
+    # One walk: the candidate functions open around the node reached, innermost last,
+    # each [function, its first parameter, seeds, works], and their places there by
+    # their first parameter. A write marks the innermost it counts for; a function
+    # closing hands its marks to the next one out it counts for (every open one holds
+    # the write too), so no function's body is walked again for each one around it.
+    around: list[list[Any]] = []
+    by_first: dict[str, list[int]] = {}
+    stack: list[tuple[ast.AST, bool] | None] = [(tree, False)]
     while stack:
-        node, in_class = stack.pop()
+        entry = stack.pop()
+        if entry is None:  # the innermost open function ends
+            function, first, seeds, works = around.pop()
+            places = by_first[first]
+            places.pop()
+            if seeds and works:
+                found.add((function.name, function.lineno, function.end_lineno or function.lineno))
+            if seeds and places:
+                around[places[-1]][2] = True
+            if works and around:
+                around[-1][3] = True
+            continue
+        node, in_class = entry
         visited(node)
         if (
             isinstance(node, ast.FunctionDef)
             and not in_class
             and node.name not in PASS_FUNCTIONS
             and (node.args.posonlyargs or node.args.args)
-            and _seeds_and_writes(node, names)
         ):
-            found.add((node.name, node.lineno, node.end_lineno or node.lineno))
+            first = (*node.args.posonlyargs, *node.args.args)[0].arg
+            by_first.setdefault(first, []).append(len(around))
+            around.append([node, first, False, False])
+            stack.append(None)
+        elif around and isinstance(node, ast.Assign | ast.AugAssign):
+            _seeds_or_works(node, names, around, by_first)
         body_of_class = isinstance(node, ast.ClassDef)
         stack.extend((child, body_of_class) for child in child_nodes(node))
     return frozenset(found)
 
 
-def _seeds_and_writes(function: ast.FunctionDef, names: tuple[str, ...]) -> bool:
-    """Whether `function` seeds its first parameter's gradient with 1 and works out
-    other gradients itself (`seeding_passes`)."""
-    first = (*function.args.posonlyargs, *function.args.args)[0].arg
-    seeds = works = False
-    for node in ast.walk(function):
-        visited(node)
-        if isinstance(node, ast.Assign | ast.AugAssign):
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            for target in targets:
-                if not (isinstance(target, ast.Attribute) and target.attr in names):
-                    continue
-                if isinstance(node, ast.AugAssign) or not isinstance(node.value, ast.Constant):
-                    works = True
-                elif (
-                    isinstance(target.value, ast.Name)
-                    and target.value.id == first
-                    and _is_number(node.value, 1)
-                ):
-                    seeds = True
-    return seeds and works
+def _seeds_or_works(
+    node: ast.Assign | ast.AugAssign,
+    names: tuple[str, ...],
+    around: list[list[Any]],
+    by_first: dict[str, list[int]],
+) -> None:
+    """Mark what a write does for the functions open around it (`seeding_passes`): a
+    gradient worked out (`child.grad += …`, a write of no constant) for the innermost;
+    its first parameter's gradient seeded with 1 (`z.grad = 1`) for the innermost whose
+    first parameter `z` is."""
+    targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+    for target in targets:
+        if not (isinstance(target, ast.Attribute) and target.attr in names):
+            continue
+        if isinstance(node, ast.AugAssign) or not isinstance(node.value, ast.Constant):
+            around[-1][3] = True
+        elif isinstance(target.value, ast.Name) and _is_number(node.value, 1):
+            places = by_first.get(target.value.id)
+            if places:
+                around[places[-1]][2] = True
 
 
 # Dunder attributes any code may read: a class's or function's name (`type(x).__name__`),

@@ -9,6 +9,7 @@ the program before the work, with an error that names the bound and the line.
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 import sys
@@ -4236,3 +4237,28 @@ def test_each_pass_looks_at_the_merged_operands_of_its_own_ops_alone(
     assert synced[0] < 2_000
     names = [f["text"] for f in trace["frames"] if f["phase"] == "build"]
     assert names == ["r = 1+1 = 1 + 1 = 2"]  # its own two operands, as written
+
+
+def test_the_functions_that_seed_their_node_are_found_in_one_walk_of_the_tree(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # `seeding_passes` walked each function's whole body again for every function around
+    # it: 95 functions one in another around 800 statements was some 95 walks of them,
+    # 2.4 s, and the program (which CPython runs) refused as too long to read.
+    from backprop_animator.engine.interpreter import expressions
+
+    lines = [" " * depth + f"def f{depth}(x):" for depth in range(95)]
+    lines += [" " * 95 + f"y{i} = x.a + {i}" for i in range(800)]
+    tree = ast.parse("\n".join(lines) + "\n")
+    seen = [0]
+
+    def counted(node: ast.AST) -> None:
+        seen[0] += 1
+
+    monkeypatch.setattr(expressions, "visited", counted)
+    assert expressions.seeding_passes(tree) == frozenset()
+    assert seen[0] <= len(list(ast.walk(tree)))
+    # still each function that seeds its own first parameter, around the work done
+    nested = "def go(z):\n    z.grad = 1\n    def walk(v):\n        v.a.grad += v.grad\n"
+    found = {("go", 1, 4)}
+    assert expressions.seeding_passes(ast.parse(nested)) == found

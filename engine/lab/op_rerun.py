@@ -9,7 +9,8 @@ copies of its arguments (`derivatives`): first unmoved, and only if that gives b
 node's number exactly (a node of its class and op), then with one operand's number
 moved by ±h (h = 1e-6 of it, as `right_engine`'s numeric rules): the central difference
 quotient of the op's own output is that operand's right local derivative, judged as
-every numeric one is. The re-runs' numbers replace no table's: they are asked for only
+every numeric one is (none where the slopes up and down part: a kink, `_kinked`). The
+re-runs' numbers replace no table's: they are asked for only
 where `right_locals` has none, and the right engine's passes since the first such node
 are run again with them (`Recorder.replay_right`).
 
@@ -256,6 +257,8 @@ class Reruns:
                     return None
                 continue
             local = (high - low) / (2 * h)
+            if _kinked(high, low, call.data, h):
+                continue  # (|x| at 0: no one right derivative, any between its slopes is)
             if math.isfinite(local) and not drowned(local, max(abs(high), abs(low)), h):
                 found.append((children[position], local))
         return found
@@ -297,6 +300,24 @@ class Reruns:
             return None  # another node than the one noted (one made of it, returned)
         value: Any = made.attrs.get(shape.number)
         return float(value) if _number(value) else None
+
+
+# How far an op's slopes on either side of the point may part before it is a kink there
+# (`_kinked`): a smooth op's part by about h times its second derivative, a kink's by
+# its jump (|x| at 0: 2).
+KINK = 1e-2
+
+
+def _kinked(high: float, low: float, middle: float, h: float) -> bool:
+    """Whether the op's output bends at the point its re-runs moved around (`middle`, its
+    number there; `high` and `low`, at ±h): the slopes up and down part as no smooth op's
+    do, so no one local derivative is the right one (|x| at 0, whose slopes are 1 and -1
+    and whose central quotient 0 is no more right than the learner's 1).
+
+    Example: `_kinked(1e-6, 1e-6, 0.0, 1e-6) is True`; `_kinked(1e-12, 1e-12, 0.0, 1e-6)`
+    (x² at 0) is False."""
+    up, down = (high - middle) / h, (middle - low) / h
+    return abs(up - down) > KINK * max(1.0, abs(up), abs(down))
 
 
 def _swapped(arg: Any, copies: dict[int, PInstance]) -> Any:

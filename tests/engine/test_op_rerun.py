@@ -345,3 +345,31 @@ def test_the_frame_of_a_wrong_rule_no_table_knows_names_the_measured_derivative(
         "was measured by running its own code again with a*b nudged a tiny step up and down."
     )
     assert "No table knows" not in said("3 * self.data**2")
+
+
+MAGNITUDE = """def magnitude(self):
+    out = Value(self.data if self.data >= 0 else -self.data, (self,), 'magnitude')
+    def _backward():
+        self.grad += {slope} * out.grad
+    out._backward = _backward
+    return out
+"""
+
+
+@pytest.mark.parametrize("at", ["0.0", "-0.0"])
+def test_an_op_no_table_knows_at_a_kink_has_no_one_right_derivative(at: str) -> None:
+    # |x| at 0, the learner's slope there 1 (`x >= 0`), as good as any between -1 and 1:
+    # the quotient of the nudges up and down, 0, was "the right local derivative", and the
+    # rule was called wrong ("The right local derivative for a*b is 0, not 1").
+    tail = (
+        f"a = Value({at}); b = Value(2.0)\nc = (a * b).magnitude()\nc.backward()\nprint(a.grad)\n"
+    )
+    source = program(MAGNITUDE.format(slope="(1.0 if self.data >= 0 else -1.0)"), tail)
+    assert printed_lines(trace_source(source)) == run_in_cpython(source)
+    assert row(source, "magnitude")["verdict"] != "wrong"
+    texts = [f["text"] for f in trace_source(source)["frames"] if f["phase"] == "backward"]
+    assert not any("The right local derivative" in text for text in texts)
+    # Away from the kink its slope is measured, and a wrong one named.
+    away = source.replace(f"a = Value({at})", "a = Value(0.5)")
+    assert row(away, "magnitude")["verdict"] == "right"
+    assert row(away.replace("(1.0 if", "(2.0 if"), "magnitude")["verdict"] == "wrong"

@@ -1555,7 +1555,7 @@ class Recorder:
             return self.record_pass(instance, run, code)
         output = instance.mirror
         assert output is not None
-        if span is not None and self.one_step_before(output):
+        if span is not None and self.one_step_before(instance, output):
             raise StepPass(span)
         reachable, sort = self.open_own_pass(instance, output, steps=self.sort_steps)
         opened = self.state.steps
@@ -1676,12 +1676,18 @@ class Recorder:
         head, each, tail = text.rpartition(narrate.EACH_FRAME)
         sort["text"] = head + more + each + tail if each else text + more
 
-    def one_step_before(self, output: Value) -> bool:
-        """Whether the last pass ran its output's rule alone, `output` one of that node's
-        operands and an op's: the program walks the graph itself, a backward() a node
-        (DeZero's step 7, `y.backward(); b.backward(); a.backward()`, each running its
-        node's `creator.backward` once)."""
+    def one_step_before(self, instance: PInstance, output: Value) -> bool:
+        """Whether the last pass ran its output's rule alone, `output` (`instance`'s node)
+        one of that node's operands and an op's, the nodes keeping the record of the op
+        that made them: the program walks the graph itself, a backward() a node (DeZero's
+        step 7, `y.backward(); b.backward(); a.backward()`, each running its node's
+        `creator.backward` once). (A class with no records, whose backward() runs its own
+        `_backward()` alone, a learner's that forgot the sort, keeps its passes, as CPython
+        counts its backward() calls, the first one's sort judged.)"""
         if not self.passes or self.hand_pass or (self.rerun is not None and not self.rerun.first):
+            return False
+        shape = instance.cls.shape
+        if shape is None or not shape.held:
             return False
         last, topo, _ = self.passes[-1]
         return topo == [last] and output in last._prev and bool(output._prev)

@@ -10,7 +10,12 @@ import pytest
 
 from backprop_animator.engine import EngineError, Limits, enginecheck_source, trace_source
 from backprop_animator.engine.lab.gradcheck import gradcheck_source
-from tests.engine.cpython import assert_same_output, printed_lines, run_in_cpython
+from tests.engine.cpython import (
+    assert_same_output,
+    printed_lines,
+    run_in_cpython,
+    run_in_cpython_with_passes,
+)
 
 CLASSES = """
 import math
@@ -120,3 +125,54 @@ def test_steps_run_again_and_again_are_a_walk_each_and_a_bounded_run() -> None:
         trace_source(
             CLASSES + loop.replace("30", "10**6"), limits=Limits(max_steps=3_000, time_limit=30)
         )
+
+
+# A class of micrograd's shape (no record of its op) whose backward() runs its own
+# node's rule alone, a learner's that forgot the sort, called on the output and then on
+# an operand: two backward() calls, two passes, as CPython counts them.
+ONE_STEP_BACKWARD = """\
+class Value:
+    def __init__(self, data, _children=()):
+        self.data = data
+        self.grad = 0.0
+        self._backward = lambda: None
+        self._prev = set(_children)
+    def __mul__(self, other):
+        out = Value(self.data * other.data, (self, other))
+        def _backward():
+            self.grad += other.data * out.grad
+            other.grad += self.data * out.grad
+        out._backward = _backward
+        return out
+    def __add__(self, other):
+        out = Value(self.data + other.data, (self, other))
+        def _backward():
+            self.grad += out.grad
+            other.grad += out.grad
+        out._backward = _backward
+        return out
+    def backward(self):
+        self._backward()
+
+a = Value(2.0); b = Value(-3.0); c = Value(10.0)
+e = a * b
+d = e + c
+d.grad = 1.0
+d.backward()
+e.backward()
+print(a.grad, b.grad, c.grad)
+"""
+
+
+def test_one_step_backwards_of_a_class_with_no_records_are_passes_as_cpython_counts() -> None:
+    # DeZero's walk by steps (left18) took them in too: one walk by hand, its sort frame
+    # "No backward() here: the program calls _backward() itself" of a program calling
+    # backward() twice and _backward() never, and the learner's backward(), which never
+    # runs e's rule, judged right.
+    lines, numbers, _ = run_in_cpython_with_passes(ONE_STEP_BACKWARD)
+    trace = trace_source(ONE_STEP_BACKWARD)
+    assert printed_lines(trace) == lines
+    assert [one["data"] for one in trace["passes"]] == numbers == [4.0, -6.0]
+    sorts = [f["text"] for f in trace["frames"] if f["phase"] == "sort"]
+    assert sorts[0].startswith("d.backward() never runs e's rule")
+    assert trace["engine_check"]["sort"]["verdict"] == "wrong"

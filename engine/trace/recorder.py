@@ -3040,13 +3040,15 @@ class Recorder:
         the engine's, unless the program worked out gradients itself before it (a
         gradient written of a node the result reaches, not the result's own seed: `c.grad
         = 1.0; a.grad = b.data * c.grad; c`), whose gradients are then the program's, as
-        CPython leaves them: a pass of no rule (`engine_pass_of_no_rule`)."""
+        CPython leaves them: a pass of no rule (`engine_pass_of_no_rule`). (A gradient
+        set to 0, `x.grad = 0.0` before the result, is no gradient worked out: the
+        engine's pass adds onto it as micrograd's `backward()` would.)"""
         written = {
             node
             for frame in self.frames
             if frame["phase"] == "update"
-            for node, field, _, _ in frame["changes"]
-            if field == "grad" and node is not output
+            for node, field, _, after in frame["changes"]
+            if field == "grad" and node is not output and after != 0
         }
         if written and not written.isdisjoint(topological_order(output)):
             self.engine_pass_of_no_rule(output)

@@ -285,3 +285,10 @@ def test_a_value_result_after_gradients_worked_out_by_hand_gets_no_engine_pass(h
     seeded = trace_source(head + "a = Value(2.0)\nb = Value(-3.0)\nc = a * b\nc.grad = 1.0\nc\n")
     assert {node["label"]: node["grad"] for node in seeded["nodes"]}["a"] == -3.0
     assert len([f for f in seeded["frames"] if f["phase"] == "backward"]) == 3
+    # Nor are gradients set to 0 (`x.grad = 0.0`, a reset before the result): the
+    # engine's pass, not "works out the gradients itself" of a program that wrote none.
+    for zeroed in ("a.grad = 0.0\n", "for v in (a, b, c):\n    v.grad = 0\n"):
+        source = head + "a = Value(2.0)\nb = Value(-3.0)\nc = a * b\n" + zeroed + "c\n"
+        trace = trace_source(source)
+        assert {node["label"]: node["grad"] for node in trace["nodes"]}["a"] == -3.0
+        assert len([f for f in trace["frames"] if f["phase"] == "backward"]) == 3

@@ -331,7 +331,9 @@ def _notebook_line(source: str, lineno: int | None) -> str:
     """
     if lineno is None or lineno < 1:
         return ""
-    lines = source.splitlines()
+    # (the line ends CPython counts, not `str.splitlines`'s: a string's U+2028 or form
+    # feed is no line end to it)
+    lines = source.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     if lineno > len(lines):
         return ""
     text = lines[lineno - 1].lstrip()

@@ -350,7 +350,12 @@ def test_an_unexpected_indent_is_a_syntax_error_on_its_line() -> None:
 
 @pytest.mark.parametrize(
     ("source", "line"),
-    [("!pip install pygraphviz\nx = 1\n", 1), ("x = 1\n%matplotlib inline\n", 2), ("%%time\n", 1)],
+    [
+        ("!pip install pygraphviz\nx = 1\n", 1),
+        ("x = 1\n%matplotlib inline\n", 2),
+        ("%%time\n", 1),
+        ("s = 'a\u2028b'\r\n!pip install x\n", 2),
+    ],
 )
 def test_a_notebooks_shell_command_or_magic_is_a_syntax_error_that_says_so(
     source: str, line: int
@@ -363,7 +368,9 @@ def test_a_notebooks_shell_command_or_magic_is_a_syntax_error_that_says_so(
 
 
 def test_a_modulo_or_a_not_equal_that_fails_to_parse_is_no_notebook_line() -> None:
-    for source in ("x = 5 %\n", "!= 3\n"):
+    # (nor a line of its own only to `str.splitlines`, which CPython's line numbers do not
+    # count: a string's U+2028 or form feed before the error's line read the line before)
+    for source in ("x = 5 %\n", "!= 3\n", "s = 'a\u2028%d'\nx = = 1\n", "s = 'a\x0c!b'\nx = = 1\n"):
         with pytest.raises(EngineError) as caught:
             trace_source(source)
         assert "notebook" not in caught.value.message

@@ -4250,7 +4250,9 @@ def held_changes(
             except OverflowError:
                 big = before if type(before) is int and abs(before) > abs(after) else after
                 line = frame.get("line")
-                text = source.splitlines()[line - 1] if line else ""
+                # (by the line ends CPython counts: a string's U+2028 is none)
+                lines = source.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+                text = lines[line - 1] if line and line <= len(lines) else ""
                 raise ProgramError(
                     f"a node's .{field} is an integer too large for a float (of "
                     f"{big.bit_length():,} bits); the trace holds floats",

@@ -4084,6 +4084,8 @@ def test_an_op_kept_in_a_hostile_tuple_is_cut_or_none() -> None:
     [
         ("c.backward()\na.grad = 10**400\n", "line 5, column 1: a node's .grad"),
         ("c.backward()\nfor i in range(2):\n    a.grad = -(10**400)\n", "line 5, column 1"),
+        # (its column read off the line CPython numbers so: a string's U+2028 is no line end)
+        ("c.backward()\ns = 'x\u2028    y'\na.grad = 10**400\n", "line 6, column 1"),
         ("a.data = 10**400\na.data = 2.0\nc.backward()\n", "line 4, column 1: a node's .data"),
         ("c.grad = 10**400\nc.grad = 1.0\na.grad = b.data * c.grad\n", "line 4, column 1"),
         # the output's own seed, after a gradient worked out by hand: a pass of no rule

@@ -424,6 +424,12 @@ def host_failure(error: Exception) -> ProgramError:
         # A C size or a float past its range, of the program's own number (`len(range(2**100))`:
         # `Python int too large to convert to C ssize_t`): CPython's, caught as one.
         return ProgramError(str(error)[:200], kind="OverflowError")
+    if type(error) is EngineError:
+        # A bound met inside the statement, before its own work (the deadline while a
+        # module it imports is read, `took_too_long`): said in its own words, at the
+        # statement, a bound no handler catches (was "this operation failed: line 2,
+        # column None: the program took too long to read… (EngineError)").
+        return ProgramError(error.message)
     if isinstance(error, MemoryError):  # (a bound: the process's memory, past the others)
         return ProgramError(
             "the program ran out of memory: it keeps more alive at once than this process "

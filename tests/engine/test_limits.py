@@ -132,3 +132,28 @@ def test_deep_calls_are_not_called_a_chain() -> None:
         trace_source(source)
     assert "nested too deeply here" in str(caught.value)
     assert "chain" not in str(caught.value)
+
+
+def test_a_bound_met_inside_a_statement_is_said_in_its_own_words(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The deadline met by work of the engine's own inside a statement (a module an import
+    # reads, under load: test_hand_pass's gradient check saw it) is an EngineError, which
+    # was said as a host's: "this operation failed: line 2, column None: the program took
+    # too long to read, before it ran … (EngineError)".
+    from backprop_animator.engine.interpreter import library
+    from backprop_animator.engine.limits import took_too_long
+
+    def late(*args: object) -> bool:
+        raise took_too_long(2)
+
+    monkeypatch.setattr(library, "protocol_subclass", late)
+    source = (
+        "from typing import SupportsFloat\nclass C:\n    pass\n"
+        "try:\n    issubclass(C, SupportsFloat)\nexcept Exception:\n    print('caught')\n"
+    )
+    with pytest.raises(EngineError) as caught:
+        trace_source(source)
+    assert caught.value.message.startswith("the program took too long to read")
+    assert "this operation failed" not in caught.value.message
+    assert caught.value.line == 5  # the statement's, and no handler of the program's caught it

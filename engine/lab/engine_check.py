@@ -596,8 +596,9 @@ def _rules(
         if type(raw) is tuple and raw[1] and raw[2] is not None and len(raw[1]) == len(correct):
             # The usual rule of a learner's class, one right `+=` per operand in order (as
             # `_written_right`, read off its tape and writes): no call made for it.
-            for (to, _, _, _), (_, _, read, _), (child, local) in zip(
-                raw[1], raw[2], correct, strict=True
+            # (`zip` without `strict=`, a dict at each call: the lengths are equal here)
+            for (to, _, _, _), (_, _, read, _), (child, local) in zip(  # noqa: B905
+                raw[1], raw[2], correct
             ):
                 if read != local or to is not child or child is node or child not in ids:
                     break
@@ -1117,8 +1118,10 @@ def _accumulation(
                 # only where every write is a `+=` whose factor was read off the code and
                 # none added again (`narrate.said_as_built_in`, on these very numbers).
                 continue
-            for (child, _, delta, before), (write, _, read, after) in zip(
-                tape, writes, strict=True
+            # (`zip` without `strict=`, a dict at each call: a tape and its writes are
+            # appended together, `Recorder.contribution`)
+            for (child, _, delta, before), (write, _, read, after) in zip(  # noqa: B905
+                tape, writes
             ):
                 if write == "=":
                     break

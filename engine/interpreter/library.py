@@ -1068,7 +1068,8 @@ class Library:
         if kwargs:
             raise ProgramError("zip() takes only the strict= keyword")
         if not strict:
-            return zip(*(self.flat(arg) for arg in args), strict=False)
+            # (no `strict=False` written: a keyword costs `zip` a dict at each call)
+            return zip(*[self.flat(arg) for arg in args])  # noqa: B905
         return _strict_zip([self.flat(arg) for arg in args])
 
     def enumerate_(self, args: list[Any], kwargs: dict[str, Any]) -> Any:

@@ -164,7 +164,8 @@ def check_run(
     its factors then, microgpt's `local_grads`, whose operand's data the program wrote
     since, `p.data = 0`, is right by them: `_rules`)."""
     # (picked out without a bytecode a frame: most frames are rules' or builds')
-    backwards = list(compress(enumerate(frames), map("backward".__eq__, map(_PHASE, frames))))
+    phases = list(map(_PHASE, frames))
+    backwards = list(compress(enumerate(frames), map("backward".__eq__, phases)))
     stale_at: dict[int, int] = {}  # by frame index (a joined run keeps its first frame's)
     if stale_frames:
         for index, frame in backwards:
@@ -211,7 +212,8 @@ def check_run(
             walked,
         ),
         "accumulation": _earliest(
-            _earliest(_accumulation(backwards, right, ids), _overwritten(frames, ids)), overwrite
+            _earliest(_accumulation(backwards, right, ids), _overwritten(frames, ids, phases)),
+            overwrite,
         ),
     }
 
@@ -339,7 +341,9 @@ def _earliest(row: dict[str, Any], overwrite: dict[str, Any] | None) -> dict[str
     return {"verdict": "wrong", "first": overwrite}
 
 
-def _overwritten(frames: list[dict[str, Any]], ids: dict[Value, str]) -> dict[str, Any] | None:
+def _overwritten(
+    frames: list[dict[str, Any]], ids: dict[Value, str], phases: list[str] | None = None
+) -> dict[str, Any] | None:
     """The first gradient a pass's own code wrote over between its rules, outside any rule
     (`v.grad = 1.0` before each `v._backward()` in the loop, `v.grad = 0` after it): a node
     a rule of the pass had written, set to another number, where that counted: a leaf's
@@ -350,6 +354,10 @@ def _overwritten(frames: list[dict[str, Any]], ids: dict[Value, str]) -> dict[st
     (an optimizer's step), nor a walk's reset of a node whose share is passed on already
     (a recursion down every path that sets each inner node back to 0 once it has, and
     adds the next path's share to that 0 before it passes it on)."""
+    if phases is None:
+        phases = list(map(_PHASE, frames))
+    if not _written_between_rules(frames, phases):
+        return None  # (the walk below would find none: every pass of a training loop)
     leaves = {name for node, name in ids.items() if not node._prev}
     given: set[str] = set()  # the nodes a rule of the running pass has written
     running = None
@@ -379,6 +387,32 @@ def _overwritten(frames: list[dict[str, Any]], ids: dict[Value, str]) -> dict[st
                 else:
                     inner.setdefault(found["node"], found)
     return None
+
+
+def _written_between_rules(frames: list[dict[str, Any]], phases: list[str]) -> bool:
+    """Whether an update frame that writes a gradient may follow a rule of its own pass
+    (`phases`: each frame's): only such a frame can write over what a rule gave
+    (`_overwritten`, whose walk keeps the nodes a pass's rules wrote from its first rule
+    on, and forgets them where the pass changes, so the nearest rule frame before the
+    write must be of its pass). Found by the list's own search, with no bytecode a frame:
+    a pass has a few update frames (the zeroing, the optimizer's step)."""
+    last = len(phases) - 1
+    from_the_end = phases[::-1]
+    index = -1
+    while True:
+        try:
+            index = phases.index("update", index + 1)
+        except ValueError:
+            return False
+        frame = frames[index]
+        if not any(change["field"] == "grad" for change in frame["changes"]):
+            continue
+        try:
+            rule = last - from_the_end.index("backward", last - index)
+        except ValueError:
+            continue  # no rule before it
+        if frames[rule].get("pass") == frame.get("pass"):
+            return True
 
 
 def _written(contributions: Raw | list[dict[str, Any]]) -> Iterable[Value]:
@@ -562,8 +596,9 @@ def _rules(
         if type(raw) is tuple and raw[1] and raw[2] is not None and len(raw[1]) == len(correct):
             # The usual rule of a learner's class, one right `+=` per operand in order (as
             # `_written_right`, read off its tape and writes): no call made for it.
-            for (to, _, _, _), (_, _, read, _), (child, local) in zip(
-                raw[1], raw[2], correct, strict=True
+            # (`zip` without `strict=`, a dict at each call: the lengths are equal here)
+            for (to, _, _, _), (_, _, read, _), (child, local) in zip(  # noqa: B905
+                raw[1], raw[2], correct
             ):
                 if read != local or to is not child or child is node or child not in ids:
                     break
@@ -1083,8 +1118,10 @@ def _accumulation(
                 # only where every write is a `+=` whose factor was read off the code and
                 # none added again (`narrate.said_as_built_in`, on these very numbers).
                 continue
-            for (child, _, delta, before), (write, _, read, after) in zip(
-                tape, writes, strict=True
+            # (`zip` without `strict=`, a dict at each call: a tape and its writes are
+            # appended together, `Recorder.contribution`)
+            for (child, _, delta, before), (write, _, read, after) in zip(  # noqa: B905
+                tape, writes
             ):
                 if write == "=":
                     break

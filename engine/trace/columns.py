@@ -311,8 +311,10 @@ class _Frames:
                     # (once per rule frame), where every number is a float already.
                     said_upstream, tape, written, _ = contributions
                     upstream = grads[node]
-                    for (child_node, _, delta, before), (write, line, local, after) in zip(
-                        tape, written, strict=True
+                    # (`zip` without `strict=`, whose keyword costs a dict at each call:
+                    # a rule's tape and writes are appended together, `contribution`)
+                    for (child_node, _, delta, before), (write, line, local, after) in zip(  # noqa: B905
+                        tape, written
                     ):
                         at = len(to_column)
                         child = index[child_node]

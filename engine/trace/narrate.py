@@ -1192,8 +1192,10 @@ def said_as_built_in(
         # none added again (a first write, or one that added just its product). Any
         # other rule is judged by the two walks below.
         upstream = node.grad
-        for (child, local, delta, before), (write, _, read, _), (to, right_local) in zip(
-            contributions, writes, right, strict=True
+        # (`zip` without `strict=`, whose keyword costs a dict at each call: a rule's
+        # tape and writes are appended together, and `right` is as long)
+        for (child, local, delta, before), (write, _, read, _), (to, right_local) in zip(  # noqa: B905
+            contributions, writes, right
         ):
             if write != "+=" or read is None or child is not to or local != right_local:
                 break
@@ -1217,9 +1219,8 @@ def _added_again(
     given, the gradient already there added again (`engine_check.added_again`)."""
     found = []
     upstream = node.grad
-    for (child, _, delta, before), (write, _, local, after) in zip(
-        contributions, writes, strict=True
-    ):
+    # (`zip` without `strict=`, a dict at each call: tape and writes are appended together)
+    for (child, _, delta, before), (write, _, local, after) in zip(contributions, writes):  # noqa: B905
         # `added_again` of the write, without a dict made for it: once per write.
         if (
             local is not None
@@ -1243,7 +1244,7 @@ def _written_right(
     for write in writes:  # loops, not any() and all() of generators: once per rule run
         if write[0] != "+=" or write[2] is None:
             return False
-    for c, r in zip(contributions, right, strict=True):
+    for c, r in zip(contributions, right):  # noqa: B905 (as long: a dict a call saved)
         if c[0] is not r[0]:
             break
         if c[1] != r[1] and not abs(c[1] - r[1]) <= 1e-9 * max(1.0, abs(r[1])):

@@ -1380,7 +1380,7 @@ class Recorder:
         # that wrote nothing has no factor to take).
         kink = False
         if found is not None and tape and len(operands) == 1:
-            learner = [(c[0], w[2]) for c, w in zip(tape, writes, strict=True)]
+            learner = [(c[0], w[2]) for c, w in zip(tape, writes)]  # noqa: B905 (as long)
             found, kink = take_kink(node, found, learner)
         # The gradient's name as the learner's code writes it (`a.gradient += …`).
         shape = owner.cls.shape

@@ -674,6 +674,22 @@ def test_the_closing_reserved_for_suspended_generators_is_at_the_runs_pace_not_i
     assert run_in_cpython(source) == ["0"]
 
 
+def test_the_naming_walk_of_each_pass_charges_the_items_it_looks_at() -> None:
+    # Each pass looks for where the program keeps its nodes (`kept_names`), through its
+    # globals, up to 200,000 items: a global of 200,000 numbers beside a two-node graph
+    # made each `b.backward()` tens of milliseconds of walking for its 40 steps, and 60
+    # passes seconds of a run of 14,000 steps. Charged, they meet the step bound.
+    tail = "a = Value(1.0)\nb = a * 2\nfor i in range(60):\n    b.backward()\n"
+    limits = Limits(max_steps=200_000, time_limit=60.0)
+    started = time.process_time()
+    with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
+        trace_source("big = [0] * 200000\n" + tail, limits=limits)
+    assert time.process_time() - started < 2.0
+    # A small global is a small walk: the same passes are traced.
+    trace = trace_source("big = [0] * 20\n" + tail, limits=limits)
+    assert len(trace["passes"]) == 60
+
+
 @pytest.mark.parametrize("lookup", ["Op.__members__", "Op(0)", "len(Op.__members__)"])
 def test_an_enums_lookups_charge_for_the_members_they_walk(lookup: str) -> None:
     # Each walks every member in Python (the mapping made, the members gathered): 200

@@ -127,6 +127,13 @@ BACKWARD_STEPS_PER_NODE = 20
 # Likewise every write to a node's `.data` or `.grad` between passes is a change an update
 # frame lists: `for i in range(n): x.data = float(i)` may not list millions of them.
 STEPS_PER_WRITE = 4
+# What a pass of the program's own class costs at least, in steps per node it reaches:
+# the recorder's own work on each (the sort it checks the program's against, the names
+# it derives, the right engine's pass) is some 15 us a node, which a backward() that
+# walks the graph itself pays in its own steps (20 or more a node), and one that does
+# next to nothing (`self.grad = 1.0`) did not: 300 of them on a chain of 900 nodes were
+# 4 s of CPU for 26,000 steps. The steps its backward() spent count toward it.
+OWN_PASS_STEPS_PER_NODE = 10
 # Values the naming walk at the end of a run looks at, at most (`GroupNames`).
 NAMING_BUDGET = 200_000
 # The longest path the naming walks write (`MLP.layers[1].neurons[0]`): an object deeper
@@ -1565,6 +1572,7 @@ class Recorder:
         # second pass, Druudik/minigrad's RuntimeError) is still a pass: it ends here.
         failed: ProgramError | ProgramExit | None = None
         result = None
+        before = self.state.steps
         try:
             result = run()
         except ProgramError as error:
@@ -1577,6 +1585,8 @@ class Recorder:
             self.pass_output = None
             self.sort_frame = None
             self.in_rule = None
+        spent = self.state.steps - before
+        self.state.charge(max(0, OWN_PASS_STEPS_PER_NODE * len(reachable) - spent))
         # The last rule the program's own loop ran, with the pass's output: a rule left
         # over from an earlier pass (a tape nothing cleared) names it (`own_rule_frame`).
         self.pass_output = output

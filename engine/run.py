@@ -216,6 +216,8 @@ def trace_program(
     except Exception as error:  # outside any statement (e.g. while writing the trace)
         raise EngineError(operation_failed(error)) from None
     finally:
+        if rerun is not None:
+            rerun.steps += state.steps  # (a run again as a hand pass adds its own)
         if recorded is None:  # else the caller reads the run (a gradient check)
             recorder.release()
     # The program ran its rules by hand and never called backward(): again, as one pass.

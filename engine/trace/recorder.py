@@ -4327,6 +4327,7 @@ class Rerun:
         self.node: Value | None = None
         self.written = 0
         self.reached: float | None = None
+        self.steps = 0  # the interpreter steps the run took (`engine.run.trace_program`)
 
     def forget(self) -> None:
         """Before the first run runs again (`HandPass`): what it kept, counted anew."""

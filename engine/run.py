@@ -174,6 +174,10 @@ def trace_program(
     )
     library.compiler = compiler  # (`Library.warn`)
     code = compiler.module(tree)
+    # The run's pace is read from its first step (`State.checkpoint`): compiling a long
+    # program is no step, and counted as one made the pace of its first 2,000 steps a
+    # tenth of a second each, the closing of its generators reserved many times over.
+    state.started = time.monotonic()
     deepest = max(limits.max_depth, limits.max_call_depth)
     wanted = min(deepest * _PYTHON_FRAMES_PER_CALL + 1_000, _MAX_RECURSION_LIMIT)
     charging = alias_charging.set(state.charge)  # (what aliases' comparisons charge)
@@ -212,6 +216,8 @@ def trace_program(
     except Exception as error:  # outside any statement (e.g. while writing the trace)
         raise EngineError(operation_failed(error)) from None
     finally:
+        if rerun is not None:
+            rerun.steps += state.steps  # (a run again as a hand pass adds its own)
         if recorded is None:  # else the caller reads the run (a gradient check)
             recorder.release()
     # The program ran its rules by hand and never called backward(): again, as one pass.

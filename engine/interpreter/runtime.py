@@ -60,7 +60,8 @@ RAISE_STEPS = 15
 # loaded. The program's generators still open when its run ends are closed as it is
 # freed, after the last step: 20,000 suspended 20 statements deep took 6 s. The clock
 # counts that time before it comes (`State.checkpoint`), as the larger of
-# `CLOSE_SECONDS` and `CLOSE_STEPS` steps at the pace the run has kept so far.
+# `CLOSE_SECONDS` and `CLOSE_STEPS` steps at the pace the run has kept so far (since its
+# first step: `State.started`, set again once the program is compiled).
 CLOSE_SECONDS = 15e-6
 CLOSE_STEPS = 20
 CONTAINERS: frozenset[type] = frozenset({list, tuple, dict, PSet})

@@ -127,6 +127,13 @@ BACKWARD_STEPS_PER_NODE = 20
 # Likewise every write to a node's `.data` or `.grad` between passes is a change an update
 # frame lists: `for i in range(n): x.data = float(i)` may not list millions of them.
 STEPS_PER_WRITE = 4
+# What a pass of the program's own class costs at least, in steps per node it reaches:
+# the recorder's own work on each (the sort it checks the program's against, the names
+# it derives, the right engine's pass) is some 15 us a node, which a backward() that
+# walks the graph itself pays in its own steps (20 or more a node), and one that does
+# next to nothing (`self.grad = 1.0`) did not: 300 of them on a chain of 900 nodes were
+# 4 s of CPU for 26,000 steps. The steps its backward() spent count toward it.
+OWN_PASS_STEPS_PER_NODE = 10
 # Values the naming walk at the end of a run looks at, at most (`GroupNames`).
 NAMING_BUDGET = 200_000
 # The longest path the naming walks write (`MLP.layers[1].neurons[0]`): an object deeper
@@ -1000,7 +1007,8 @@ class Recorder:
         kept = self.globals_
         if self.holder_pass:  # a Wengert list's nodes are not named by where its tape is
             kept = {name: value for name, value in kept.items() if not is_tape(value)}
-        self.names = names = narrate.Names(kept_names(kept, reachable, moved), moved)
+        named = kept_names(kept, reachable, moved, charge=self.state.charge)
+        self.names = names = narrate.Names(named, moved)
         if self.merged:
             names.given = merged = self.merged
             # (an operand the set dropped is no node of the pass: its number, as it is now;
@@ -1558,7 +1566,6 @@ class Recorder:
         if span is not None and self.one_step_before(instance, output):
             raise StepPass(span)
         reachable, sort = self.open_own_pass(instance, output, steps=self.sort_steps)
-        opened = self.state.steps
         self.pass_code(code)
         self.sort_frame = sort
         start = dict(zip(reachable, map(float, map(_GRAD, reachable)), strict=True))
@@ -1568,6 +1575,7 @@ class Recorder:
         # second pass, Druudik/minigrad's RuntimeError) is still a pass: it ends here.
         failed: ProgramError | ProgramExit | None = None
         result = None
+        before = self.state.steps
         try:
             result = run()
         except ProgramError as error:
@@ -1580,10 +1588,11 @@ class Recorder:
             self.pass_output = None
             self.sort_frame = None
             self.in_rule = None
-        # The recorder's look at every node the output reaches (its order, the right
-        # engine's pass beside it), paid for where the pass's own steps did not: a
+        # The recorder's look at every node the output reaches (its order, its names, the
+        # right engine's pass beside it), paid for where the pass's own steps did not: a
         # backward() that runs one rule, called again and again on a long chain.
-        self.state.charge(max(0, len(reachable) - (self.state.steps - opened)))
+        spent = self.state.steps - before
+        self.state.charge(max(0, OWN_PASS_STEPS_PER_NODE * len(reachable) - spent))
         # The last rule the program's own loop ran, with the pass's output: a rule left
         # over from an earlier pass (a tape nothing cleared) names it (`own_rule_frame`).
         self.pass_output = output
@@ -3468,6 +3477,7 @@ def kept_names(
     reachable: list[Value],
     moved: Collection[Value] = (),
     budget: int = NAMING_BUDGET,
+    charge: Callable[[int], None] = lambda steps: None,
 ) -> dict[Value, str]:
     """Where the program keeps the unlabelled values of a pass, as their names (issue 23):
     `layers[0].neurons[1].w[2]` for a parameter of `model = MLP(...)`, `w` for a global.
@@ -3478,6 +3488,11 @@ def kept_names(
     may be a loop's variable left on the last value it took. With one object at the root
     of every path, its variable is left out. Labelled values keep their labels. A
     tuple that holds a function of the program's (a tape's `(out, run)`) names none.
+
+    The walk runs at each pass, and `charge` (the run's steps) is charged a step for
+    every `ITEMS_PER_STEP` items it looked at: a global holding 200,000 numbers made
+    each `b.backward()` of a two-node graph tens of milliseconds of walking for its 40
+    steps, and 200 such passes 3 to 10 seconds of a 32,000-step run.
     """
     # Once per global of each pass that can hold a node: most globals are the program's
     # functions, classes and modules, passed over without a bytecode each (`compress`).
@@ -3511,6 +3526,7 @@ def kept_names(
         elif kind in (PInstance, list, tuple, dict) and id(value) not in seen:
             seen.add(id(value))
             queue.append((value, name))
+    allowed = budget
     while queue and budget > 0:
         obj, path = queue.popleft()
         kind = type(obj)
@@ -3548,6 +3564,7 @@ def kept_names(
             elif held in (PInstance, list, tuple, dict) and id(child) not in seen:
                 seen.add(id(child))
                 queue.append((child, path + step.format(key)))
+    charge((allowed - budget) // ITEMS_PER_STEP)
     for key, entry in bare.items():
         found.setdefault(key, entry)
     one_root = len(roots) == 1 and (root := next(iter(roots)))
@@ -4332,6 +4349,7 @@ class Rerun:
         self.node: Value | None = None
         self.written = 0
         self.reached: float | None = None
+        self.steps = 0  # the interpreter steps the run took (`engine.run.trace_program`)
 
     def forget(self) -> None:
         """Before the first run runs again (`HandPass`): what it kept, counted anew."""

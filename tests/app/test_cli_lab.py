@@ -7,6 +7,7 @@ copy of the project the environment has installed.
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -69,6 +70,28 @@ def test_gradcheck_exits_2_with_the_line_and_column_of_a_bad_program() -> None:
     assert result.returncode == 2
     assert result.stdout == ""
     assert "line 2, column 9" in result.stderr and "'y'" in result.stderr
+
+
+def test_gradcheck_stops_re_runs_that_run_longer_than_the_first_at_its_work_bound() -> None:
+    # The CLI has no worker to kill: with a roomy clock, re-runs that each looped 300,000
+    # times once a leaf had moved ran 14 million steps until the clock; counted as they
+    # run, they end at the work bound in a second.
+    source = (
+        "a = Value(2.0)\nb = Value(3.0)\nif a.data != 2.0 or b.data != 3.0:\n"
+        "    for i in range(300000):\n        pass\nout = a * b\nout.backward()\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-m", "backprop_animator", "gradcheck", "-"],
+        input=source,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=REPO,
+        env={**os.environ, "BACKPROP_TRACE_TIME_LIMIT": "20"},
+    )
+    assert result.returncode == 2, result.stderr
+    assert "BACKPROP_MAX_GRADCHECK_WORK" in result.stderr
+    assert "Traceback" not in result.stderr  # (and not the 20 s clock's words: the bound's)
 
 
 def test_gradcheck_exits_2_for_a_bad_h_or_an_unknown_leaf() -> None:

@@ -7,6 +7,7 @@ import html
 import json
 import math
 import re
+import time
 from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree
@@ -344,6 +345,24 @@ def test_a_program_that_raises_its_recursion_limit_ends_cleanly_in_the_kernel(
     with pytest.raises(EngineError) as caught:
         animate(case.source)
     assert case.refused_as_expected(caught.value.message), caught.value.message
+
+
+def test_passes_beside_a_big_global_meet_the_step_bound_in_the_kernel(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Each pass walks the globals for its nodes' names, up to 200,000 items: with a
+    # roomy clock (a kernel's own BACKPROP_TRACE_TIME_LIMIT), 150 two-node passes beside
+    # a global of 200,000 numbers were seconds of walking for 33,000 steps, bounded by
+    # nothing but that clock. Charged, they meet the step bound, checked passes and all.
+    monkeypatch.setenv("BACKPROP_TRACE_TIME_LIMIT", "60")
+    monkeypatch.setenv("BACKPROP_MAX_STEPS", "300000")
+    source = "big = [0] * 200000\na = Value(1.0)\nb = a * 2\nfor i in range(150):\n"
+    source += "    b.backward()\n"
+    started = time.process_time()
+    with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
+        animate(source, gradcheck=True)
+    assert time.process_time() - started < 3.0
+    assert "<" in animate(source.replace("200000", "20"), gradcheck=True)._repr_html_()
 
 
 def test_lone_surrogates_in_a_program_make_valid_notebook_html() -> None:

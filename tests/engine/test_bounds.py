@@ -639,6 +639,112 @@ def test_generators_left_suspended_count_their_closing_against_the_time_limit() 
     assert trace["nodes"]
 
 
+DEEP_WALK = """
+def walk(n):
+    if n:
+        yield from walk(n - 1)
+    yield n
+g = walk(900)
+print(next(g))
+for i in range(3000):
+    pass
+"""
+
+
+def test_the_closing_reserved_for_suspended_generators_is_at_the_runs_pace_not_its_compiles(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A walk 900 generators deep kept suspended: some 2,700 Python generators, 0.04 s
+    # of closing once the run ends (15 us each). The reservation is 20 steps' time each
+    # at the run's pace, which counted the time the program took to compile: a long
+    # program's (a second, on a loaded machine) made its first 2,000 steps' pace 500 us
+    # a step and the reservation 27 s, "ran for too long" a second into a 3 s limit. A
+    # compile made 0.6 s slower, as such a program's is, must leave the run its time.
+    from backprop_animator.engine.interpreter.compiler import Compiler
+
+    compile_module = Compiler.module
+
+    def slow_module(self: Compiler, tree: object) -> object:
+        time.sleep(0.6)
+        return compile_module(self, tree)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Compiler, "module", slow_module)
+    source = DEEP_WALK + PASS_TAIL
+    assert printed_lines(trace_source(source, limits=Limits(time_limit=3.0))) == ["0"]
+    assert run_in_cpython(source) == ["0"]
+
+
+def test_the_naming_walk_of_each_pass_charges_the_items_it_looks_at() -> None:
+    # Each pass looks for where the program keeps its nodes (`kept_names`), through its
+    # globals, up to 200,000 items: a global of 200,000 numbers beside a two-node graph
+    # made each `b.backward()` tens of milliseconds of walking for its 40 steps, and 60
+    # passes seconds of a run of 14,000 steps. Charged, they meet the step bound.
+    tail = "a = Value(1.0)\nb = a * 2\nfor i in range(60):\n    b.backward()\n"
+    limits = Limits(max_steps=200_000, time_limit=60.0)
+    started = time.process_time()
+    with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
+        trace_source("big = [0] * 200000\n" + tail, limits=limits)
+    assert time.process_time() - started < 2.0
+    # A small global is a small walk: the same passes are traced.
+    trace = trace_source("big = [0] * 20\n" + tail, limits=limits)
+    assert len(trace["passes"]) == 60
+
+
+OWN_CHAIN = """
+class V:
+    def __init__(self, data, _children=(), _op=''):
+        self.data = data
+        self.grad = 0.0
+        self._prev = set(_children)
+        self._op = _op
+        self._backward = lambda: None
+    def __add__(self, other):
+        out = V(self.data + other.data, (self, other), '+')
+        def _backward():
+            self.grad += out.grad
+            other.grad += out.grad
+        out._backward = _backward
+        return out
+    def backward(self):
+{backward}
+a = V(1.0)
+x = a
+for i in range(900):
+    x = x + a
+for k in range({passes}):
+    x.backward()
+"""
+WALKS = """        topo, seen = [], set()
+        def build(v):
+            if v not in seen:
+                seen.add(v)
+                for c in v._prev:
+                    build(c)
+                topo.append(v)
+        build(self)
+        self.grad = 1.0
+        for v in reversed(topo):
+            v._backward()"""
+
+
+def test_a_pass_of_the_programs_own_class_is_charged_for_the_nodes_it_reaches() -> None:
+    # Each pass of a class of the program's makes the recorder check its order, derive
+    # its nodes' names and run the right engine over every node it reaches, some 15 us
+    # a node: a backward() that does next to nothing (`self.grad = 1.0`) called 300 times
+    # on a chain of 900 nodes was 4 s of CPU for 26,000 steps. Now it is charged 10 steps
+    # a node a pass, less what its backward() spent: it meets the step bound.
+    limits = Limits(max_steps=300_000, time_limit=60.0)
+    idle = OWN_CHAIN.format(backward="        self.grad = 1.0", passes=300)
+    started = time.process_time()
+    with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
+        trace_source(idle, limits=limits)
+    assert time.process_time() - started < 3.0
+    # A backward() that walks the graph itself pays for the pass in its own steps: three
+    # passes are charged nothing more (103,594 steps, with the charge or without it).
+    walks = OWN_CHAIN.format(backward=WALKS, passes=3)
+    assert len(trace_source(walks, limits=Limits(max_steps=104_000))["passes"]) == 3
+
+
 @pytest.mark.parametrize("lookup", ["Op.__members__", "Op(0)", "len(Op.__members__)"])
 def test_an_enums_lookups_charge_for_the_members_they_walk(lookup: str) -> None:
     # Each walks every member in Python (the mapping made, the members gathered): 200

@@ -4,6 +4,8 @@ difference quotient is the check of their backprop that the article asks for."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from backprop_animator.engine import (
@@ -102,6 +104,36 @@ def test_the_work_of_the_re_runs_is_bounded() -> None:
     with pytest.raises(EngineError, match="BACKPROP_MAX_GRADCHECK_WORK") as caught:
         gradcheck_source(TRAIN_STEP, limits=Limits(max_gradcheck_work=10))
     assert "fewer leaves or h values" in caught.value.message
+
+
+# A program whose work grows once a leaf has moved: its first run is a hundred steps,
+# so the work told before the re-runs is small, and each re-run then loops 300,000 times.
+LONGER_ONCE_MOVED = """\
+a = Value(2.0)
+b = Value(3.0)
+c = Value(4.0)
+d = Value(5.0)
+if a.data != 2.0 or b.data != 3.0 or c.data != 4.0 or d.data != 5.0:
+    n = 0
+    for i in range(300000):
+        n += 1
+out = a * b + c * d
+out.backward()
+"""
+
+
+def test_the_re_runs_steps_are_bounded_as_they_run() -> None:
+    # The work bound was told from the first run's steps alone: 26 re-runs of 600,000
+    # steps each (14 million) ran until the clock stopped them, 7 s of a 60 s limit.
+    # Counted as they run, they stop at twice the work bound, in its words.
+    started = time.process_time()
+    with pytest.raises(EngineError, match="BACKPROP_MAX_GRADCHECK_WORK") as caught:
+        gradcheck_source(LONGER_ONCE_MOVED, limits=Limits(time_limit=60))
+    assert time.process_time() - started < 3.0
+    assert "runs longer than it first did" in caught.value.message
+    # Re-runs that take the first run's steps are checked as before.
+    same = LONGER_ONCE_MOVED.replace("range(300000)", "range(3)")
+    assert len(gradcheck_source(same, limits=ROOMY)["checks"]) == 4
 
 
 # A training loop whose every pass is one backward() of a few leaves: a re-run stops as

@@ -501,6 +501,52 @@ CASES.append(
     )
 )
 
+# Each pass walks the globals for the names of its nodes (`kept_names`), up to 200,000
+# items: beside a global of 200,000 numbers, a two-node pass was 40 steps and tens of
+# milliseconds of walking, so only the clock stopped the loop. The walk is charged.
+CASES.append(
+    case(
+        "backward() over and over beside a global of 200,000 numbers",
+        """
+        big = [0] * 200000
+        a = Value(1.0)
+        b = a * 2
+        while True:
+            b.backward()
+        """,
+        STEPS,
+    )
+)
+
+# A pass of the program's own class makes the recorder work on every node it reaches
+# (its order checked, its names derived, the right engine's pass), some 15 us a node,
+# which a backward() doing next to nothing did not pay: only the clock stopped the loop.
+CASES.append(
+    case(
+        "an own class's backward() that only seeds, over and over on 900 nodes",
+        """
+        class V:
+            def __init__(self, data, _children=()):
+                self.data = data
+                self.grad = 0.0
+                self._prev = set(_children)
+                self._op = ''
+                self._backward = lambda: None
+            def __add__(self, other):
+                return V(self.data + other.data, (self, other))
+            def backward(self):
+                self.grad = 1.0
+        a = V(1.0)
+        x = a
+        for i in range(900):
+            x = x + a
+        while True:
+            x.backward()
+        """,
+        STEPS,
+    )
+)
+
 # A program that raises its recursion limit (SPEC §15) nests its calls up to
 # BACKPROP_MAX_RECURSION_LIMIT (10,000) deep, on a C stack sized for it: the paths that
 # take most C stack a call, each as deep as the cap (or Python's own recursion limit,

@@ -918,6 +918,21 @@ class Builtin:
         self.call = call
 
 
+class NodeRule(Builtin):
+    """An engine Value's `_backward`, read by the program (`o._backward`, micrograd's
+    closure): called, the node's rule runs as one called by hand (`Recorder.engine_rule`).
+    `name` is the closure's qualified name as CPython gives micrograd's
+    (`Value.__mul__.<locals>._backward`), which its repr and its TypeErrors say."""
+
+    __slots__ = ("node",)
+
+    def __init__(
+        self, name: str, call: Callable[[list[Any], dict[str, Any]], Any], node: Any
+    ) -> None:
+        super().__init__(name, call)
+        self.node = node
+
+
 class TypeMethod(Builtin):
     """A method read off a built-in type (`str.upper`, `int.__add__`): its object comes
     first. CPython's is a descriptor, so a class that keeps one as an operator method

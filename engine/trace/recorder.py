@@ -32,7 +32,7 @@ from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import partial
 from itertools import chain, compress, filterfalse, islice, repeat
-from operator import attrgetter, is_not, itemgetter
+from operator import attrgetter, is_, is_not, itemgetter
 from typing import Any
 
 from backprop_animator.engine import ops
@@ -142,6 +142,12 @@ OWN_RULES_REFUSE_MISTAKE = (
     "this program's output is a node of its own Value class ({name}), so it runs its own "
     "rules and sort: the bug lab's mistakes change the built-in engine's. Write the bug "
     "into your class instead; Check your engine shows where it parts from a right one"
+)
+HAND_WALK_REFUSES_MISTAKE = (
+    "this program calls the engine's rules itself (o._backward(), node by node) and never "
+    "backward(): the bug lab's mistakes change backward()'s sort and rules, which it does "
+    "not run. Call o.backward() to see a mistake, or walk the nodes in a wrong order "
+    "yourself: the trace shows what that order gives"
 )
 # A re-run of an op's call (`op_rerun`) that runs a pass or a node's rule: refused (its
 # derivative is then none), as a write to a node is.
@@ -329,6 +335,7 @@ class Recorder:
         self.hand_start: dict[Value, float] = {}
         self.hand_reached: set[Value] = set()  # and those its first node reaches
         self.hand_end = 0  # the frames up to its last rule's
+        self.engine_walked = False  # a walk of the engine's own Values (`engine_rule`)
 
     def start_left_overs(self) -> None:
         """What finds the rules a pass runs of an earlier pass's nodes (a tape nothing
@@ -921,7 +928,7 @@ class Recorder:
         if (
             field == "grad"
             and (self.pass_output is None or (self.hand_pass and self.in_rule is None))
-            and type(obj) is PInstance
+            and (type(obj) is PInstance or self.hand_pass)
         ):
             self.right.touched.add(node)  # between passes: the right engine starts there too
         if self.pass_output is not None:
@@ -1282,10 +1289,14 @@ class Recorder:
         return self.placed(node, rule_failure(self.names(node), node._op, error))
 
     def backward_frame(
-        self, node: Value, tape: list[tuple[Value, float, float, float]], index: int
-    ) -> None:
+        self,
+        node: Value,
+        tape: list[tuple[Value, float, float, float]],
+        index: int,
+        said: bool = True,
+    ) -> dict[str, Any]:
         """One rule's frame of the built-in engine's pass (a program-class rule's is
-        `own_rule_frame`)."""
+        `own_rule_frame`); `said`: the page may say it (not a rule run again by hand)."""
         upstream = 0.0
         lost: list[int] | None = None  # the contributions lost to underflow, by index
         if tape:
@@ -1300,7 +1311,7 @@ class Recorder:
                     -smallest < delta < smallest or -smallest < local < smallest
                 ) and underflow.contribution_underflowed(node, child, local, node.grad, delta):
                     lost = [*(lost or ()), i]
-        said_later = self.said_later and lost is None
+        said_later = self.said_later and lost is None and said
         text = ""
         if said_later:
             self.count_received(tape)
@@ -1327,6 +1338,7 @@ class Recorder:
         else:
             frame["pass"] = index
             self.frames.append(frame)
+        return frame
 
     def not_finite(self, node: Value, child: Value) -> EngineError:
         """The error for a rule that passes on a gradient that is not a finite number."""
@@ -1840,21 +1852,24 @@ class Recorder:
         self.frames[at:at] = frames
 
     def open_own_pass(
-        self, instance: PInstance, output: Value, *, steps: bool = False
+        self, instance: PInstance | None, output: Value, *, steps: bool = False
     ) -> tuple[list[Value], dict[str, Any]]:
         """A pass of the program's own class begins at `output`: what it reaches, and its
         sort frame (after the build frames it brings); with `steps` (`sort_steps`) the
-        sort frame is the seed step (`own_sort_steps` puts the walk's calls before it)."""
+        sort frame is the seed step (`own_sort_steps` puts the walk's calls before it).
+        `instance` None: a walk of the engine's own Values by hand (`engine_rule`)."""
         if self.detached:  # a re-run of an op's call (`op_rerun`): no pass, no rule
             raise ProgramError(DETACHED_PASS)
         if self.mistake is not None:
+            if instance is None:
+                raise ProgramError(HAND_WALK_REFUSES_MISTAKE)
             raise ProgramError(OWN_RULES_REFUSE_MISTAKE.format(name=instance.cls.name))
         if self.rerun is not None:
             self.sync(output)
             self.rerun.pass_starts(output, len(self.passes), self.state.steps)
         if self.unfilled:
             self.fill_operands()
-        if not output._prev:
+        if not output._prev and instance is not None:
             unheld_refusal(instance)
         reachable = topological_order(output)
         self.pass_relinks = self.relinks
@@ -1969,6 +1984,70 @@ class Recorder:
             self.in_rule = None
         self.end_rule(rule)
         return result
+
+    def engine_rule(self, node: Value) -> None:
+        """`v._backward()` of an engine Value, called by the program (the micrograd
+        lecture's `o.grad = 1.0; o._backward(); n._backward()`), as `user_rule` takes one
+        of the program's own class: outside a pass, counted (`hand_rules`: the run is made
+        again with `hand_pass`) and its writes updates; with `hand_pass`, a call of the
+        walk (`open_hand_pass`), its frame the engine's rule's, watched on the node's tape
+        as the engine's pass watches it."""
+        if self.detached:  # (a re-run's: `DETACHED_PASS`)
+            raise ProgramError(DETACHED_PASS)
+        self.state.charge(BACKWARD_STEPS_PER_NODE)
+        walking = self.hand_pass and self.in_rule is None
+        if self.pass_output is None:
+            if self.passes or not node._prev:  # (a leaf's rule writes nothing)
+                self.rule_as_updates(node)
+                return
+            if not walking:
+                self.hand_rules += 1
+                self.rule_as_updates(node)
+                return
+            self.open_hand_pass(None, node)
+            self.engine_walked = True
+        elif not walking:
+            self.rule_as_updates(node)  # (in a rule of the program's own class)
+            return
+        elif node is self.pass_output or node not in self.hand_reached:
+            if not node._prev:
+                return  # a leaf of no graph of the walk's: its rule writes nothing
+            # The walk's first node again, or a node it does not reach: a new walk.
+            self.close_hand_pass()
+            self.open_hand_pass(None, node)
+        tape = self.run_engine_rule(node)
+        runs = self.rule_runs
+        run = runs[node] = runs.get(node, 0) + 1
+        self.rule_order.append(node)
+        if tape or node not in self.rule_locals:
+            self.rule_locals[node] = right_locals(node, node._prev)
+        again = run > 1 and bool(node._prev)
+        frame = self.backward_frame(node, tape, len(self.passes), said=not again)
+        if again:  # a second run of the rule adds its share once more: said so
+            frame["text"] += narrate.again_text(node, self.names, run)
+        frame["line"] = self.state.position[0]  # where the program called it
+        self.hand_end = len(self.frames)
+
+    def run_engine_rule(self, node: Value) -> list[tuple[Value, float, float, float]]:
+        """Run an engine node's rule, its writes watched on its tape."""
+        tape: list[tuple[Value, float, float, float]] = []
+        node._tape = tape
+        try:
+            node._backward()
+        except (ArithmeticError, ValueError, TypeError) as error:
+            raise self.rule_failed(node, error) from None
+        finally:
+            node._tape = None
+        return tape
+
+    def rule_as_updates(self, node: Value) -> None:
+        """An engine node's rule called by hand outside a walk: its writes are the
+        statement's updates, as the program's own writes are."""
+        for child, _, delta, before in self.run_engine_rule(node):
+            after = before + delta
+            if after - after:  # (not `math.isfinite(after)`)
+                raise self.not_finite(node, child)
+            self.record_write(child, child, "grad", before, after)
 
     def tape_rule(self, instance: PInstance, span: tuple[int, int], run: Callable[[], Any]) -> Any:
         """A node's rule kept where its node is not (a tape), called in a pass: a run of
@@ -2191,11 +2270,12 @@ class Recorder:
                 lines += [known["line"], known["end_line"]]
             self.loop_lines[rule["node"]] = {"line": min(lines), "end_line": max(lines)}
 
-    def open_hand_pass(self, instance: PInstance, output: Value) -> None:
+    def open_hand_pass(self, instance: PInstance | None, output: Value) -> None:
         """A pass of a program that runs its rules by hand, from the first node of the
-        walk: its build frames and, in place of a sort, a frame that says so."""
+        walk: its build frames and, in place of a sort, a frame that says so. `instance`
+        None: the engine's own Values (`engine_rule`)."""
         reachable, sort = self.open_own_pass(instance, output)
-        shape = instance.cls.shape
+        shape = instance.cls.shape if instance is not None else None
         rule = shape.rule if shape is not None else "_backward"
         holder = self.calling_holder if self.holder_pass else None
         if holder is not None:  # the rule is the backward() of the object that made it
@@ -2209,7 +2289,10 @@ class Recorder:
             sort["text"] = narrate.by_hand_text(len(reachable), self.names(output), rule)
         # No seed here: the program gave its output the gradient it has (a change that
         # changes nothing, so that the page shows that one rather than a seed of 1).
-        seeded = as_number(instance.attrs.get(shape.grad if shape is not None else "grad"), "grad")
+        grad: Any = output.grad
+        if instance is not None:
+            grad = instance.attrs.get(shape.grad if shape is not None else "grad")
+        seeded = as_number(grad, "grad")
         sort["changes"].append((output, "grad", seeded, seeded))
         self.sort_writes = True  # kept in a trace of one pass too
         self.sort_frame = None  # the program seeded its output before its first call
@@ -3206,6 +3289,7 @@ class Recorder:
         correct = self.correct if self.mistake is not None else None
         plain = self.plain
         underflowed = self.underflowed
+        engine_walked = self.engine_walked
         group_of: dict[int, str] = {}  # by the owner's id: the owners stay alive meanwhile
         spans: dict[tuple[int, int], dict[str, int]] = {}  # `rule_lines`, one dict a rule
         out: list[dict[str, Any]] = []
@@ -3251,6 +3335,8 @@ class Recorder:
                     entry["correct_grad"] = float(own_right)
                     if node in numeric:
                         entry["reference"] = "numeric"
+            elif engine_walked and node in right_grads and node not in unknown:
+                entry["correct_grad"] = float(right_grads[node])  # (a walk by hand)
             append(entry)
         return out
 
@@ -3301,6 +3387,11 @@ class Recorder:
                 correct_column[i] = float(own_right)
                 if node in numeric:
                     references.append(i)
+        if self.engine_walked:  # the engine's own Values a walk by hand reached
+            for i in compress(at, map(is_, instances, repeat(None))):
+                node = by_creation[i]
+                if node in right_grads and node not in unknown:
+                    correct_column[i] = float(right_grads[node])
         more: dict[str, dict[str, Any]] = {}
         if underflowed or references or unrequired:
             flagged = compress(at, map(underflowed.__contains__, by_creation))

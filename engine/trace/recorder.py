@@ -2973,10 +2973,16 @@ class Recorder:
     def implicit_pass(self, globals_: dict[str, Any]) -> None:
         last = self.last
         if type(last) is Value:
-            self.result_pass(last)
+            made = self.newest_engine_node() if self.alone(last) else None
+            self.result_pass(last if made is None else made)
+            if made is not None:
+                self.say_alone(last, made)
             return
         if type(last) is PInstance and last.mirror is not None and not self.holder_pass:
-            self.pass_of_no_rule(last)
+            newest = self.newest_own_node() if self.alone(last.mirror) else None
+            self.pass_of_no_rule(last if newest is None else newest)
+            if newest is not None and newest.mirror is not None:
+                self.say_alone(last.mirror, newest.mirror)
             return
         if self.unshaped is not None:
             if not self.holder_pass and holds_unit(self.unshaped, itself=True):
@@ -3081,6 +3087,37 @@ class Recorder:
             "classes or other Python, numbers stay numbers (x = 2.0 is not a leaf): make "
             "inputs with Value(2.0) and call .backward() on the output"
         )
+
+    def alone(self, node: Value) -> bool:
+        """Whether the program's result `node` is a node alone: no operands, no node's
+        operand (`d = V(5.0)` last, a gradient kept as a node, `a.grad = V(3.0)`). A
+        program's graph beside it is what the learner means (`implicit_pass`)."""
+        if node._prev:
+            return False
+        if self.unfilled:
+            self.fill_operands()  # (the records of ops set after their nodes were made)
+        nodes = self.owner_of.keys() | self.instance_of.keys()
+        self.state.charge(1 + len(nodes) // ITEMS_PER_STEP)
+        return not any(node in made._prev for made in nodes if made._prev)
+
+    def say_alone(self, lone: Value, output: Value) -> None:
+        """The last pass's sort frame says that its output is not the program's result,
+        `lone`, a node alone, but the node with operands it made last."""
+        index = len(self.passes) - 1
+        sort = next(
+            f
+            for f in reversed(self.frames)
+            if f["phase"] == "sort" and f["pass"] == index and f.get("step", "seed") == "seed"
+        )
+        text = sort["text"]
+        if type(text) is not str:  # the page's own sentence (`Said`): the words here
+            count = len(self.passes[index][1])
+            text = narrate.sort_text(output, count, self.names)
+        self.sync(lone)  # (of no pass: a node of the program's class, as it is now)
+        name = self.names(lone)
+        if name == self.names.data(lone):  # unlabelled, kept nowhere: named by its number
+            name = f"a node of {name}"
+        sort["text"] = text + narrate.alone_text(name, self.names(output))
 
     def newest_own_node(self) -> PInstance | None:
         """The program's own node made last that has operands (what a program making no

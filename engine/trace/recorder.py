@@ -483,20 +483,12 @@ class Recorder:
         if mirrors:
             if op is None and shape.op not in attrs:
                 name = self.op_made(instance)
-            # In the order the op took them, repeats kept (`a * a` has `{a}` in a set):
-            # the mirror's edges and names are then the engine Value's for the same op.
-            ordered = self.ordered_operands(mirrors, args, kwargs)
-            if ordered is not None:
-                mirrors = ordered
-            elif type(children) is PSet:
-                given = merged_operands(mirrors, args, kwargs)
-                if given is not None:
-                    merged = given
+            mirrors, merged = self.taken_operands(children, mirrors, args, kwargs)
         elif (type(children) is PSet and not children.items) or (
-            type(children) is list and not children
+            (type(children) is list or type(children) is dict) and not children
         ):
             making = state.making
-            args = making[1] if making is not None and type(children) is PSet else None
+            args = making[1] if making is not None and type(children) is not list else None
             self.unfilled.append((instance, children, state.position, args))
             if op is None and shape.op not in attrs and making is not None:
                 made = self.op_made(instance)
@@ -612,6 +604,8 @@ class Recorder:
         kind = type(children)
         if kind is PSet:
             children = children.items  # what its `len` and `for` read, without its dunders
+        elif kind is dict:
+            kind = list  # its keys (`{c: 1}`, child → local derivative), as `for` reads them
         if kind is PSet or kind is list or kind is tuple:
             walk = len(children) // ITEMS_PER_STEP
             if walk:  # (usually 0: two operands)
@@ -632,6 +626,28 @@ class Recorder:
                 if type(child) is PInstance and child.mirror is not None:
                     mirrors.append(child.mirror)
         return mirrors
+
+    def taken_operands(
+        self,
+        children: Any,
+        mirrors: list[Value],
+        args: list[Any] | None,
+        kwargs: dict[str, Any] | None,
+    ) -> tuple[list[Value], tuple[Value, ...]]:
+        """A new node's operands (`mirrors`, read off `children`) in the order the op took
+        them, repeats kept (`a * a` has `{a}` in a set, one key in a dict): the mirror's
+        edges and names are then the engine Value's for the same op; and those a set that
+        hashes by value merged away, as the constructor was given them (`merged_operands`,
+        else none)."""
+        ordered = self.ordered_operands(mirrors, args, kwargs)
+        if ordered is not None:
+            return ordered, ()
+        if type(children) is PSet:
+            return mirrors, merged_operands(mirrors, args, kwargs) or ()
+        making = self.state.making
+        if type(children) is dict and making is not None:
+            return repeated_operands(mirrors, making[1]), ()
+        return mirrors, ()
 
     def record_node(self, record: PInstance) -> PInstance | None:
         """The node a function of PyTorch's `next_functions` pairs stands for (`(function,
@@ -781,6 +797,12 @@ class Recorder:
         assert shape is not None and mirror is not None
         children = shape.operands_of(instance.attrs)
         mirrors = self.operand_mirrors(children)
+        if type(children) is dict and mirrors:
+            making = self.state.making
+            if args is None and making is not None and not any(a is instance for a in making[1]):
+                args = making[1]  # (the method making it, as `merged_later` reads it)
+            if args is not None:
+                mirrors = repeated_operands(mirrors, args)
         mirror._prev = tuple(mirrors)
         self.relinks += 1
         if type(children) is PSet:
@@ -3665,6 +3687,18 @@ def kept_names(
     return names
 
 
+def repeated_operands(mirrors: list[Value], args: list[Any]) -> list[Value]:
+    """A node's operands kept as a dict's keys (`{self: other.data, other: self.data}`),
+    as the op's method that made it took them (`args`): where it was given the same node
+    twice (`a * a`, one key), that node twice, in the method's order (the rule's writes
+    are then judged against both shares: the dict kept one); else `mirrors` as they are.
+    Bounded: the method's first 8 arguments, read as they are."""
+    given = [arg.mirror for arg in args[:8] if type(arg) is PInstance and arg.mirror is not None]
+    if len(given) > len(mirrors) and set(given) == set(mirrors):
+        return given
+    return mirrors
+
+
 def merged_operands(
     mirrors: list[Value], args: list[Any] | None, kwargs: dict[str, Any] | None
 ) -> tuple[Value, ...] | None:
@@ -3742,6 +3776,8 @@ def graph_without_gradients(globals_: dict[str, Any]) -> PInstance | None:
             operands = attrs.get(name)
             if type(operands) is PSet:  # micrograd's `_prev = set(_children)`
                 operands = list(islice(operands.items, MAX_OPERANDS_LOOKED_AT))
+            elif type(operands) is dict:  # its keys: child → local derivative
+                operands = list(islice(operands, MAX_OPERANDS_LOOKED_AT))
             if isinstance(operands, (tuple, list)) and any(
                 _is_instance_of(operand, value) for operand in operands[:MAX_OPERANDS_LOOKED_AT]
             ):

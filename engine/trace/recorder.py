@@ -77,7 +77,7 @@ from backprop_animator.engine.lab.engine_check import (
     path_fault,
     pull_fault,
 )
-from backprop_animator.engine.lab.op_rerun import MAX_CALLS, OpCall, Reruns, note
+from backprop_animator.engine.lab.op_rerun import MAX_CALLS, OpCall, Reruns, note, note_record
 from backprop_animator.engine.lab.right_engine import (
     OP_WORDS,
     RERUN_LOCALS,
@@ -552,6 +552,32 @@ class Recorder:
         if found is not None:
             calls.append(found)
 
+    def note_record(self, instance: PInstance, node: Value, record: PInstance) -> None:
+        """A node whose op no table knows, made by the record of its op it keeps (DeZero's
+        `Function.__call__`, whose `self` is the record): that call, noted for a re-run
+        (`op_rerun.note_record`) as `note_call` notes a function's."""
+        calls = self.op_calls
+        if calls is None:
+            calls = self.op_calls = []
+        if len(calls) >= MAX_CALLS or self.holder_pass or self.rerun is not None:
+            return
+        if any(call.node is node for call in calls):
+            return  # (noted when its record first gave it operands)
+        shape = instance.cls.shape
+        operands = [self.instance_of.get(child) for child in node._prev]
+        if shape is None or any(operand is None for operand in operands):
+            return
+        found = note_record(
+            instance,
+            node,
+            operands,  # type: ignore[arg-type]
+            shape.number,
+            record,
+            self.state.charge,
+        )
+        if found is not None:
+            calls.append(found)
+
     def worded_op(self, word: str) -> str:
         """The op an Enum member's word names (`ops.OP_OF_WORD`: `'mul'` is `*`, `'TANH'`
         `tanh`), else the word itself; `'pow'` is `**k` with its exponent when `__pow__`
@@ -814,6 +840,8 @@ class Recorder:
             self.positions[mirror] = self.linked_at(instance, mirror)
             if shape.held and not mirror._op:
                 mirror._op = self.held_op(instance, holder)
+                if type(holder) is PInstance and not self.table_answers(mirror._op, mirrors):
+                    self.note_record(instance, mirror, holder)
             elif not mirror._op and shape.op not in instance.attrs:
                 # no op of its own: the method making it names it, as `register_instance`
                 mirror._op = self.op_made(instance)

@@ -1647,6 +1647,7 @@ class Machine:
             expanded = OPS[name].expanded
             if self.expanded and expanded is not None:
                 result = expanded(value)
+                self.recorder.expansions[result] = mark  # (its rule by hand: all of it)
             else:
                 result = getattr(value, name)()  # name is one of FUNCTIONS
                 if name == "relu":

@@ -336,6 +336,9 @@ class Recorder:
         self.hand_reached: set[Value] = set()  # and those its first node reaches
         self.hand_end = 0  # the frames up to its last rule's
         self.engine_walked = False  # a walk of the engine's own Values (`engine_rule`)
+        # The roots of functions the `expanded` granularity built from primitives, each
+        # with the number taken before it was built (`expanded_rules`).
+        self.expansions: dict[Value, int] = {}
 
     def start_left_overs(self) -> None:
         """What finds the rules a pass runs of an earlier pass's nodes (a tape nothing
@@ -2041,23 +2044,26 @@ class Recorder:
         of the program's own class: outside a pass, counted (`hand_rules`: the run is made
         again with `hand_pass`) and its writes updates; with `hand_pass`, a call of the
         walk (`open_hand_pass`), its frame the engine's rule's, watched on the node's tape
-        as the engine's pass watches it."""
+        as the engine's pass watches it. The rule of a function the `expanded`
+        granularity built from primitives (`tanh`) is every rule of that expansion, as
+        the program's one op is (`expanded_rules`)."""
         if self.detached:  # (a re-run's: `DETACHED_PASS`)
             raise ProgramError(DETACHED_PASS)
-        self.state.charge(BACKWARD_STEPS_PER_NODE)
+        rules = self.expanded_rules(node) if node in self.expansions else (node,)
+        self.state.charge(BACKWARD_STEPS_PER_NODE * len(rules))
         walking = self.hand_pass and self.in_rule is None
         if self.pass_output is None:
             if self.passes or not node._prev:  # (a leaf's rule writes nothing)
-                self.rule_as_updates(node)
+                self.rules_as_updates(rules)
                 return
             if not walking:
                 self.hand_rules += 1
-                self.rule_as_updates(node)
+                self.rules_as_updates(rules)
                 return
             self.open_hand_pass(None, node)
             self.engine_walked = True
         elif not walking:
-            self.rule_as_updates(node)  # (in a rule of the program's own class)
+            self.rules_as_updates(rules)  # (in a rule of the program's own class)
             return
         elif node is self.pass_output or node not in self.hand_reached:
             if not node._prev:
@@ -2065,6 +2071,11 @@ class Recorder:
             # The walk's first node again, or a node it does not reach: a new walk.
             self.close_hand_pass()
             self.open_hand_pass(None, node)
+        for each in rules:
+            self.walk_rule(each)
+
+    def walk_rule(self, node: Value) -> None:
+        """One engine node's rule run in a walk by hand: its frame, at the call's line."""
         tape = self.run_engine_rule(node)
         runs = self.rule_runs
         run = runs[node] = runs.get(node, 0) + 1
@@ -2078,6 +2089,26 @@ class Recorder:
         frame["line"] = self.state.position[0]  # where the program called it
         self.hand_end = len(self.frames)
 
+    def expanded_rules(self, root: Value) -> list[Value]:
+        """The op nodes of the expansion `root` ends (`tanh` built from primitives, the
+        nodes made after `expansions[root]`), outputs first, as the engine's pass runs
+        them. Bounded: the walk stops at the nodes made before it (the op's operand)."""
+        mark = self.expansions[root]
+        order: list[Value] = []
+        visited = {root}
+        stack: list[tuple[Value, Iterator[Value]]] = [(root, iter(root._prev))]
+        while stack:
+            node, children = stack[-1]
+            for child in children:
+                if child._seq > mark and child not in visited:
+                    visited.add(child)
+                    stack.append((child, iter(child._prev)))
+                    break
+            else:
+                stack.pop()
+                order.append(node)
+        return [node for node in reversed(order) if node._prev]
+
     def run_engine_rule(self, node: Value) -> list[tuple[Value, float, float, float]]:
         """Run an engine node's rule, its writes watched on its tape."""
         tape: list[tuple[Value, float, float, float]] = []
@@ -2090,14 +2121,15 @@ class Recorder:
             node._tape = None
         return tape
 
-    def rule_as_updates(self, node: Value) -> None:
-        """An engine node's rule called by hand outside a walk: its writes are the
+    def rules_as_updates(self, rules: Iterable[Value]) -> None:
+        """Engine nodes' rules called by hand outside a walk: their writes are the
         statement's updates, as the program's own writes are."""
-        for child, _, delta, before in self.run_engine_rule(node):
-            after = before + delta
-            if after - after:  # (not `math.isfinite(after)`)
-                raise self.not_finite(node, child)
-            self.record_write(child, child, "grad", before, after)
+        for node in rules:
+            for child, _, delta, before in self.run_engine_rule(node):
+                after = before + delta
+                if after - after:  # (not `math.isfinite(after)`)
+                    raise self.not_finite(node, child)
+                self.record_write(child, child, "grad", before, after)
 
     def tape_rule(self, instance: PInstance, span: tuple[int, int], run: Callable[[], Any]) -> Any:
         """A node's rule kept where its node is not (a tape), called in a pass: a run of

@@ -160,3 +160,20 @@ def test_the_bug_labs_mistake_is_refused_for_a_walk_by_hand() -> None:
     with pytest.raises(EngineError) as raised:
         trace_source(IMPORT + GRAPH + WALK, mistake="assign")
     assert "_backward()" in str(raised.value)
+
+
+def test_a_function_built_from_primitives_runs_its_whole_rule_by_hand() -> None:
+    # `expanded` builds tanh from primitives: `o._backward()` ran only the last of them,
+    # so n got nothing and x1.grad was 0 where CPython's one tanh rule gives -1.5.
+    source = GRAPH.replace("n.relu()", "n.tanh()") + WALK + PRINT
+    packed = trace_source(source)
+    expanded = trace_source(source, granularity="expanded")
+    assert_same_output(printed_lines(expanded), printed_lines(packed))
+    assert printed_lines(packed)[0].startswith("-1.49999")
+    assert expanded["engine_check"]["sort"]["verdict"] == "right"
+    # Each primitive's rule is a frame of the one call, at its line.
+    lines = source.splitlines()
+    called = {
+        lines[f["line"] - 1] for f in backward_frames(expanded) if f["node"] != expanded["output"]
+    }
+    assert "o._backward()" in called

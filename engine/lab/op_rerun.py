@@ -219,14 +219,18 @@ def _copyable(arg: Any, operands: set[int], held: set[int]) -> bool:
     return False
 
 
-def _copy_record(record: PInstance) -> PInstance:
+def _copy_record(record: PInstance, charge: Callable[[int], None]) -> PInstance:
     """A copy of an op's record for a re-run of its `__call__`, which writes its own
-    attributes (`self.inputs = inputs`): its lists, tuples and dicts copied too, one
-    level, so the re-run changes none of the program's (`self.outputs.append(...)`)."""
+    attributes (`self.inputs = inputs`): its lists and dicts copied too, one level, so
+    the re-run changes none of the program's (`self.outputs.append(...)`). Charged by
+    what it copies (`charge`), which may end the re-runs (their share of the steps)."""
+    attrs = record.attrs
+    sizes = [len(v) for v in attrs.values() if type(v) is list or type(v) is dict]
+    charge(1 + (len(attrs) + sum(sizes)) // ITEMS_PER_STEP)
     made = PInstance(record.cls)
     made.attrs = {
         name: list(value) if type(value) is list else dict(value) if type(value) is dict else value
-        for name, value in record.attrs.items()
+        for name, value in attrs.items()
     }
     made.reads = reads_of(made)
     return made
@@ -338,6 +342,9 @@ class Reruns:
         number no move changes)."""
         try:  # (the copies' work: a step an operand and an argument)
             self.state.charge(1 + len(operands) + len(call.args))
+            record = call.record
+            if record is not None:
+                record = _copy_record(record, self.state.charge)
         except ProgramError:
             return None
         copies: dict[int, PInstance] = {}
@@ -351,9 +358,8 @@ class Reruns:
                 operand, shape.number, number + h if operand is moved else number
             )
         args = [_swapped(arg, copies) for arg in call.args]
-        if call.record is not None:
-            self.state.charge(1 + len(call.record.attrs) // ITEMS_PER_STEP)
-            args[0] = _copy_record(call.record)  # (its `__call__` writes its own attributes)
+        if record is not None:
+            args[0] = record  # (a copy: its `__call__` writes its own attributes)
         kwargs = {k: _swapped(v, copies) for k, v in call.kwargs.items()} if call.kwargs else None
         try:
             made = self.run(call.fn, args, kwargs)

@@ -449,3 +449,20 @@ def test_a_dezero_op_that_misbehaves_when_run_again_changes_nothing(again: str) 
     assert trace["edges"] == plain["edges"]
     written = again.startswith("self.generation")
     assert dezero_rows(source)["cube"] == ("right" if written else "unchecked")
+
+
+def test_a_dezero_record_holding_a_huge_list_is_copied_within_the_bounds() -> None:
+    # Each re-run copies the record, its lists too: charged by their length (a step per
+    # ten items), so the re-runs of a record of 400,000 items spend their share of the
+    # steps and leave the op unchecked, no error; with room, they judge it.
+    huge = DEZERO_OPS.replace(
+        "class Cube(Function):\n",
+        "class Cube(Function):\n    def __init__(self):\n        self.log = [0] * 400000\n\n",
+    )
+    source = DEZERO + huge + DEZERO_RUN
+    for steps, verdict in ((200_000, "unchecked"), (10_000_000, "right")):
+        limits = Limits(max_steps=steps, time_limit=60.0)
+        trace = trace_source(source, limits=limits)
+        assert printed_lines(trace) == run_in_cpython(source)
+        check = enginecheck_source(source, limits=limits)
+        assert {row["op"]: row["verdict"] for row in check["rules"]}["cube"] == verdict

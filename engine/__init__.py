@@ -180,7 +180,8 @@ def enginecheck_source(
 ) -> dict[str, Any]:
     """Check a program's own Value class against a right engine (SPEC §14): `{"rules",
     "sort", "accumulation"}` (`engine.lab.engine_check`). A program that runs the built-in
-    engine is answered for it: every op right.
+    engine is answered for it: every op right (but a walk of its Values by hand, judged
+    as a learner's class's: `v._backward()` called in a wrong order is the sort's wrong).
 
     Example: a class whose `__mul__` writes `=` on `d = a * b + a` answers
     `accumulation == {"verdict": "wrong", "first": {...}}`.

@@ -2601,18 +2601,16 @@ _GENERATOR_STATEMENTS: dict[type[ast.stmt], Callable[[Compiler, Any, scopes.Scop
 
 def operand_loop(node: ast.For) -> dict[str, ast.Name]:
     """`for child in v._prev:` or `for child, local in zip(v._children, …):` (any of
-    `OPERAND_NAMES`), or the operands v's holder keeps (`for p, g in
-    zip(v._ctx.parents, grads)`, any of `HOLDER_NAMES`): {"child": v}; otherwise {}."""
+    `OPERAND_NAMES`), or `for child, local in v._children.items():` (operands kept as a
+    dict's keys, child → local derivative), or the operands v's holder keeps (`for p, g
+    in zip(v._ctx.parents, grads)`, any of `HOLDER_NAMES`): {"child": v}; otherwise {}."""
     target, iterable = node.target, node.iter
-    if (
-        isinstance(iterable, ast.Call)
-        and isinstance(iterable.func, ast.Name)
-        and iterable.func.id == "zip"
-        and iterable.args
-        and isinstance(target, ast.Tuple)
-        and target.elts
-    ):
-        target, iterable = target.elts[0], iterable.args[0]
+    if isinstance(iterable, ast.Call) and isinstance(target, ast.Tuple) and target.elts:
+        func = iterable.func
+        if isinstance(func, ast.Name) and func.id == "zip" and iterable.args:
+            target, iterable = target.elts[0], iterable.args[0]
+        elif isinstance(func, ast.Attribute) and func.attr == "items" and not iterable.args:
+            target, iterable = target.elts[0], func.value
     if not (
         isinstance(target, ast.Name)
         and isinstance(iterable, ast.Attribute)

@@ -53,6 +53,7 @@ from backprop_animator.engine.interpreter.objects import (
     Inert,
     Maker,
     NativeMethod,
+    NodeRule,
     Partial,
     PartialMethod,
     PClass,
@@ -265,6 +266,8 @@ class Machine:
         self.module_table: Any = None
         self.host_twins: dict[int, tuple[Any, Any]] = {}
         self.host_twins_of = -1
+        # Each engine Value's `_backward` the program read (`node_rule`), one a node.
+        self.node_rules: dict[Value, NodeRule] = {}
 
     def register(self, obj: Any, kind: str, factory: Any = None) -> None:
         """Keep `obj` in `collections` as a `kind` (`collection_kinds`), with its factory
@@ -1122,7 +1125,33 @@ class Machine:
             return Builtin(name, lambda args, kwargs: self.value_method(obj, name, args))
         if name == "backward":
             return Builtin(name, lambda args, kwargs: self.value_backward(obj, args, kwargs))
+        if name == "_backward":
+            return self.node_rule(obj)
         raise ProgramError(f"a Value has no attribute '{name}' that programs can use")
+
+    def node_rule(self, node: Value) -> NodeRule:
+        """`v._backward`, the node's rule, the same object each time it is read (as
+        micrograd's closure is): called, it runs as one called by hand."""
+        rule = self.node_rules.get(node)
+        if rule is None:
+            name = rule_name(node)
+
+            def call(args: list[Any], kwargs: dict[str, Any]) -> None:
+                if kwargs:
+                    word = next(iter(kwargs))
+                    raise _closure_type_error(
+                        f"{name}() got an unexpected keyword argument '{word}'"
+                    )
+                if args:
+                    count = len(args)
+                    raise _closure_type_error(
+                        f"{name}() takes 0 positional arguments but {count} "
+                        f"{'was' if count == 1 else 'were'} given"
+                    )
+                self.recorder.engine_rule(node)
+
+            rule = self.node_rules[node] = NodeRule(name, call, node)
+        return rule
 
     def class_fact(self, cls: PClass, name: str) -> Any:
         """`C.__qualname__`, `C.__module__`, `C.__doc__` (its docstring, None without
@@ -1618,6 +1647,7 @@ class Machine:
             expanded = OPS[name].expanded
             if self.expanded and expanded is not None:
                 result = expanded(value)
+                self.recorder.expansions[result] = mark  # (its rule by hand: all of it)
             else:
                 result = getattr(value, name)()  # name is one of FUNCTIONS
                 if name == "relu":
@@ -3171,3 +3201,25 @@ def _set_inside(key: tuple[Any, ...]) -> PSet | None:
                     inner.append(item)
         level = inner
     return None
+
+
+# The methods of micrograd's `Value` (and the lecture's) that make each op's node, whose
+# rule is a closure of theirs: `Value.__mul__.<locals>._backward` (`rule_name`).
+_RULE_METHODS = {"+": "__add__", "*": "__mul__"}
+
+
+def rule_name(node: Value) -> str:
+    """The qualified name CPython gives an engine node's `_backward` of micrograd's:
+    `Value.__mul__.<locals>._backward`, and a leaf's `Value.__init__.<locals>.<lambda>`."""
+    if not node._prev:
+        return "Value.__init__.<locals>.<lambda>"
+    op = node._op
+    method = _RULE_METHODS.get(op) or ("__pow__" if op.startswith("**") else op)
+    return f"Value.{method}.<locals>._backward"
+
+
+def _closure_type_error(words: str) -> ProgramError:
+    """CPython's TypeError of a call of a closure with arguments it does not take."""
+    error = ProgramError(words, kind="TypeError")
+    error.args_seen = (words,)
+    return error

@@ -388,13 +388,14 @@ RULE_ATTRIBUTE_WORDS = (*RULE_WORDS, "deriv")
 
 def worded_operands(attrs: dict[str, Any]) -> str | None:
     """The first attribute whose name holds a word of OPERAND_WORDS and whose value is a
-    tuple, list or set (empty for a leaf): a class's own name for its operands.
+    tuple, list, set or dict (its keys: child → local derivative; empty for a leaf): a
+    class's own name for its operands.
 
     Example: `worded_operands({"value": 2.0, "_previous_nodes": ()}) == "_previous_nodes"`.
     """
     for name, value in attrs.items():
         kind = type(value)
-        if (kind is tuple or kind is list or kind is PSet) and type(name) is str:
+        if (kind is tuple or kind is list or kind is PSet or kind is dict) and type(name) is str:
             lowered = name.lower()  # (not of a key no string: `vars(obj)[1] = ()`)
             if any(word in lowered for word in OPERAND_WORDS):
                 return name
@@ -676,7 +677,10 @@ def find_shape(
         # node of this shape: `unit_shape` reads it)
         return None
     # Not a method of the class (`def parents(self): return [self.left, self.right]`):
-    # the operands are an attribute's, a list or tuple, or one to an attribute.
+    # the operands are an attribute's, a list or tuple, or one to an attribute; a dict
+    # (its keys: `self._prev = {c: 1}`, child → local derivative) only where no other name
+    # holds them (Grokking Deep Learning's `children`, its consumers' counts by id,
+    # beside its `creators`).
     operands = next(
         (
             name
@@ -685,7 +689,7 @@ def find_shape(
             or (name not in attrs and cls.lookup(name) is not MISSING and not _is_method(cls, name))
         ),
         None,
-    )
+    ) or next((name for name in OPERAND_NAMES if type(attrs.get(name)) is dict), None)
     second = None
     if operands is None:
         pair = next((pair for pair in OPERAND_PAIRS if first(pair) == pair[0]), None)
@@ -933,6 +937,21 @@ class Builtin:
     def __init__(self, name: str, call: Callable[[list[Any], dict[str, Any]], Any]) -> None:
         self.name = name
         self.call = call
+
+
+class NodeRule(Builtin):
+    """An engine Value's `_backward`, read by the program (`o._backward`, micrograd's
+    closure): called, the node's rule runs as one called by hand (`Recorder.engine_rule`).
+    `name` is the closure's qualified name as CPython gives micrograd's
+    (`Value.__mul__.<locals>._backward`), which its repr and its TypeErrors say."""
+
+    __slots__ = ("node",)
+
+    def __init__(
+        self, name: str, call: Callable[[list[Any], dict[str, Any]], Any], node: Any
+    ) -> None:
+        super().__init__(name, call)
+        self.node = node
 
 
 class TypeMethod(Builtin):

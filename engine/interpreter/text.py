@@ -27,6 +27,7 @@ from backprop_animator.engine.interpreter.objects import (
     Builtin,
     Function,
     Inert,
+    NodeRule,
     Partial,
     PartialMethod,
     PClass,
@@ -179,7 +180,7 @@ class Texts:
         if kind is Partial or kind is PartialMethod:  # `functools.partial(<function f>, 1)`
             return self.partial_repr(value, seen)
         if isinstance(value, Builtin):  # `<built-in function sqrt>`, as CPython's
-            return f"<built-in function {value.name.rpartition('.')[2]}>"
+            return builtin_repr(value)
         if kind is PModule:
             return _module_repr(value)
         if isinstance(value, Inert):
@@ -780,6 +781,14 @@ VIEW_NAMES: dict[type, str] = {
 _WRAPPED_MAPPINGS: dict[type, str] = {**VIEW_NAMES, MappingProxyType: "mappingproxy"}
 
 
+def builtin_repr(value: Builtin) -> str:
+    """`<built-in function sqrt>`, as CPython's; an engine Value's rule as micrograd's
+    closure prints, `<function Value.__mul__.<locals>._backward>` (no address)."""
+    if type(value) is NodeRule:
+        return f"<function {value.name}>"
+    return f"<built-in function {value.name.rpartition('.')[2]}>"
+
+
 def cpython_type(value: Any) -> str:
     """The name CPython's own messages give a value's type, for what a program's
     `except TypeError as e: print(e)` shows: 'NoneType', 'function', 'type', 'generator'."""
@@ -798,6 +807,8 @@ def cpython_type(value: Any) -> str:
         return "functools.partial"
     if kind is PartialMethod:
         return "functools.partialmethod"
+    if kind is NodeRule:  # micrograd's closure
+        return "function"
     if isinstance(value, Builtin):
         return "builtin_function_or_method"
     if kind is GeneratorType:  # `'map' object is not subscriptable`

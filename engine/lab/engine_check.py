@@ -19,7 +19,9 @@ three questions, each with the first frame where the answer is no:
   found a gradient already there lost it, in a rule or in the pass's own loop between
   two rules (`_overwritten`).
 
-A trace of the built-in engine (no class of the program's own) is answered all right.
+A trace of the built-in engine (no class of the program's own) is answered all right,
+but for a walk of its Values by hand (`v._backward()` called by the program), which is
+checked as a learner's class's (`Recorder.engine_rule`).
 
 Example (`=` in `__mul__`, `a = Value(2.0); b = Value(3.0); d = a * b + a`):
 `{"rules": [{"op": "*", "verdict": "right", …}, {"op": "+", …}], "sort": {"verdict":

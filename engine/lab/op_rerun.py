@@ -9,10 +9,14 @@ copies of its arguments (`derivatives`): first unmoved, and only if that gives b
 node's number exactly (a node of its class and op), then with one operand's number
 moved by ±h (h = 1e-6 of it, as `right_engine`'s numeric rules): the central difference
 quotient of the op's own output is that operand's right local derivative, judged as
-every numeric one is (none where the slopes up and down part: a kink, `_kinked`). The
-re-runs' numbers replace no table's: they are asked for only
-where `right_locals` has none, and the right engine's passes since the first such node
-are run again with them (`Recorder.replay_right`).
+every numeric one is (none where the slopes up and down part: a kink, `_kinked`). A
+node that keeps the record of its op, made by that record
+(DeZero's `Function.__call__(self, *inputs)`, whose `self` is the record, no operand),
+is noted once its record gives it operands (`note_record`): its re-runs call that
+`__call__` on a copy of the record, which the call writes (`self.inputs = inputs`).
+The re-runs' numbers replace no table's: they are asked for only where `right_locals`
+has none, and the right engine's passes since the first such node are run again with
+them (`Recorder.replay_right`).
 
 The re-runs are detached: a flag of the recorder (`Recorder.detached`) makes the objects
 they make no nodes, drops what they print, and refuses a write to any node of the
@@ -34,6 +38,7 @@ import sys
 import time
 from collections.abc import Callable
 from contextlib import contextmanager, suppress
+from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from backprop_animator.engine.interpreter.objects import Function, PInstance, reads_of
@@ -51,14 +56,17 @@ MAX_CALLS = 200  # nodes noted for a re-run, the first ones made
 RERUN_DEPTH = 100  # how deep the re-runs' calls may nest
 SHARE = 4  # the re-runs may use a quarter of the steps and of the time left
 FRAMES_LOOKED_AT = 40  # host frames walked up to find the call making a node
+MAX_RECORD_ITEMS = 16  # an op record's attributes (and a list's items) looked at
 _SCALARS = (int, float, bool, str, type(None))
 
 
 class OpCall:
     """A call of the program's function that made a node: the node, its object, the
-    function and its arguments, and the numbers of the node and its operands then."""
+    function and its arguments, and the numbers of the node and its operands then.
+    `record`: the record of the op the node keeps, where the call is that record's
+    `__call__` (DeZero's `Function`, `note_record`): each re-run is given a copy of it."""
 
-    __slots__ = ("args", "data", "fn", "instance", "kwargs", "node", "numbers")
+    __slots__ = ("args", "data", "fn", "instance", "kwargs", "node", "numbers", "record")
 
     def __init__(
         self,
@@ -77,6 +85,7 @@ class OpCall:
         self.kwargs = kwargs
         self.numbers = numbers
         self.data = data
+        self.record: PInstance | None = None
 
 
 def making_call() -> tuple[Function, list[Any], dict[str, Any] | None] | None:
@@ -137,6 +146,53 @@ def note(
     return OpCall(node, instance, fn, list(args), dict(kwargs) if kwargs else None, numbers, data)
 
 
+def note_record(
+    instance: PInstance,
+    node: Value,
+    operands: list[PInstance],
+    number: str,
+    record: PInstance,
+    charge: Callable[[int], None],
+) -> OpCall | None:
+    """The call making `node` where it keeps the record of its op and that record made
+    it (DeZero's `Function.__call__(self, *inputs)`: `output.set_creator(self)`, `self.
+    inputs = inputs`): the record's class's `__call__` on `operands`, the inputs the
+    record keeps, where the record keeps `instance` as its output (alone, or in a list
+    or tuple of them); its re-runs are given a copy of the record (`Reruns.output`), so
+    the program's own is never written. None where the record is no such thing or a
+    number is not one. Bounded: the record's first `MAX_RECORD_ITEMS` attributes, and of
+    a list or tuple its first items."""
+    fn = record.cls.lookup("__call__")
+    attrs = record.attrs
+    if type(fn) is not Function or type(attrs) is not dict:
+        return None
+    charge(1 + (len(operands) + min(len(attrs), MAX_RECORD_ITEMS)) // ITEMS_PER_STEP)
+    if not any(_holds(value, instance) for value in islice(attrs.values(), MAX_RECORD_ITEMS)):
+        return None
+    data = instance.attrs.get(number)
+    numbers: list[Any] = []
+    for operand in operands:
+        shape = operand.cls.shape
+        if shape is None or type(operand.attrs) is not dict:
+            return None
+        numbers.append(operand.attrs.get(shape.number))
+    if not all(_number(n) for n in [data, *numbers]):
+        return None
+    call = OpCall(node, instance, fn, [record, *operands], None, numbers, data)
+    call.record = record
+    return call
+
+
+def _holds(value: Any, instance: PInstance) -> bool:
+    """Whether a record's attribute is `instance`, or a list or tuple holding it."""
+    if value is instance:
+        return True
+    kind = type(value)
+    return (kind is list or kind is tuple) and any(
+        item is instance for item in value[:MAX_RECORD_ITEMS]
+    )
+
+
 def _number(value: Any) -> bool:
     """A finite float, or an int a float holds (`10**400` is none: float() of it raises)."""
     if type(value) is float:
@@ -162,6 +218,23 @@ def _copyable(arg: Any, operands: set[int], held: set[int]) -> bool:
                 return False
         return True
     return False
+
+
+def _copy_record(record: PInstance, charge: Callable[[int], None]) -> PInstance:
+    """A copy of an op's record for a re-run of its `__call__`, which writes its own
+    attributes (`self.inputs = inputs`): its lists and dicts copied too, one level, so
+    the re-run changes none of the program's (`self.outputs.append(...)`). Charged by
+    what it copies (`charge`), which may end the re-runs (their share of the steps)."""
+    attrs = record.attrs
+    sizes = [len(v) for v in attrs.values() if type(v) is list or type(v) is dict]
+    charge(1 + (len(attrs) + sum(sizes)) // ITEMS_PER_STEP)
+    made = PInstance(record.cls)
+    made.attrs = {
+        name: list(value) if type(value) is list else dict(value) if type(value) is dict else value
+        for name, value in attrs.items()
+    }
+    made.reads = reads_of(made)
+    return made
 
 
 def _copy(instance: PInstance, number: str, value: Any) -> PInstance:
@@ -272,6 +345,9 @@ class Reruns:
         number no move changes)."""
         try:  # (the copies' work: a step an operand and an argument)
             self.state.charge(1 + len(operands) + len(call.args))
+            record = call.record
+            if record is not None:
+                record = _copy_record(record, self.state.charge)
         except ProgramError:
             return None
         copies: dict[int, PInstance] = {}
@@ -285,6 +361,8 @@ class Reruns:
                 operand, shape.number, number + h if operand is moved else number
             )
         args = [_swapped(arg, copies) for arg in call.args]
+        if record is not None:
+            args[0] = record  # (a copy: its `__call__` writes its own attributes)
         kwargs = {k: _swapped(v, copies) for k, v in call.kwargs.items()} if call.kwargs else None
         try:
             made = self.run(call.fn, args, kwargs)

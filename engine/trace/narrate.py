@@ -477,6 +477,15 @@ def sort_text(output: Value, count: int, name: Names, grad: str = "grad") -> str
     return sorted_nodes(count, nodes_word(count), operand(name(output)), grad)
 
 
+def alone_text(lone: str, output: str) -> str:
+    """After a sort frame's words, where the program's result was a node alone (no
+    operands, no node's operand) and the pass is on the node it made last that has some."""
+    return (
+        f" Its last statement makes {lone} alone, a node with no operands that no node "
+        f"uses: the pass is on {output}, the node with operands it made last."
+    )
+
+
 def by_hand_text(count: int, output: str, rule: str) -> str:
     """In place of the sort, for a pass the program runs by hand (`o._backward()`, then
     the next node's) with no backward(): the program's own order is the walk."""

@@ -32,7 +32,7 @@ from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import partial
 from itertools import chain, compress, filterfalse, islice, repeat
-from operator import attrgetter, is_not, itemgetter
+from operator import attrgetter, is_, is_not, itemgetter
 from typing import Any
 
 from backprop_animator.engine import ops
@@ -77,7 +77,7 @@ from backprop_animator.engine.lab.engine_check import (
     path_fault,
     pull_fault,
 )
-from backprop_animator.engine.lab.op_rerun import MAX_CALLS, OpCall, Reruns, note
+from backprop_animator.engine.lab.op_rerun import MAX_CALLS, OpCall, Reruns, note, note_record
 from backprop_animator.engine.lab.right_engine import (
     OP_WORDS,
     RERUN_LOCALS,
@@ -149,6 +149,12 @@ OWN_RULES_REFUSE_MISTAKE = (
     "this program's output is a node of its own Value class ({name}), so it runs its own "
     "rules and sort: the bug lab's mistakes change the built-in engine's. Write the bug "
     "into your class instead; Check your engine shows where it parts from a right one"
+)
+HAND_WALK_REFUSES_MISTAKE = (
+    "this program calls the engine's rules itself (o._backward(), node by node) and never "
+    "backward(): the bug lab's mistakes change backward()'s sort and rules, which it does "
+    "not run. Call o.backward() to see a mistake, or walk the nodes in a wrong order "
+    "yourself: the trace shows what that order gives"
 )
 # A re-run of an op's call (`op_rerun`) that runs a pass or a node's rule: refused (its
 # derivative is then none), as a write to a node is.
@@ -336,6 +342,10 @@ class Recorder:
         self.hand_start: dict[Value, float] = {}
         self.hand_reached: set[Value] = set()  # and those its first node reaches
         self.hand_end = 0  # the frames up to its last rule's
+        self.engine_walked = False  # a walk of the engine's own Values (`engine_rule`)
+        # The roots of functions the `expanded` granularity built from primitives, each
+        # with the number taken before it was built (`expanded_rules`).
+        self.expansions: dict[Value, int] = {}
 
     def start_left_overs(self) -> None:
         """What finds the rules a pass runs of an earlier pass's nodes (a tape nothing
@@ -483,20 +493,12 @@ class Recorder:
         if mirrors:
             if op is None and shape.op not in attrs:
                 name = self.op_made(instance)
-            # In the order the op took them, repeats kept (`a * a` has `{a}` in a set):
-            # the mirror's edges and names are then the engine Value's for the same op.
-            ordered = self.ordered_operands(mirrors, args, kwargs)
-            if ordered is not None:
-                mirrors = ordered
-            elif type(children) is PSet:
-                given = merged_operands(mirrors, args, kwargs)
-                if given is not None:
-                    merged = given
+            mirrors, merged = self.taken_operands(children, mirrors, args, kwargs)
         elif (type(children) is PSet and not children.items) or (
-            type(children) is list and not children
+            (type(children) is list or type(children) is dict) and not children
         ):
             making = state.making
-            args = making[1] if making is not None and type(children) is PSet else None
+            args = making[1] if making is not None and type(children) is not list else None
             self.unfilled.append((instance, children, state.position, args))
             if op is None and shape.op not in attrs and making is not None:
                 made = self.op_made(instance)
@@ -560,6 +562,32 @@ class Recorder:
         if found is not None:
             calls.append(found)
 
+    def note_record(self, instance: PInstance, node: Value, record: PInstance) -> None:
+        """A node whose op no table knows, made by the record of its op it keeps (DeZero's
+        `Function.__call__`, whose `self` is the record): that call, noted for a re-run
+        (`op_rerun.note_record`) as `note_call` notes a function's."""
+        calls = self.op_calls
+        if calls is None:
+            calls = self.op_calls = []
+        if len(calls) >= MAX_CALLS or self.holder_pass or self.rerun is not None:
+            return
+        if any(call.node is node for call in calls):
+            return  # (noted when its record first gave it operands)
+        shape = instance.cls.shape
+        operands = [self.instance_of.get(child) for child in node._prev]
+        if shape is None or any(operand is None for operand in operands):
+            return
+        found = note_record(
+            instance,
+            node,
+            operands,  # type: ignore[arg-type]
+            shape.number,
+            record,
+            self.state.charge,
+        )
+        if found is not None:
+            calls.append(found)
+
     def worded_op(self, word: str) -> str:
         """The op an Enum member's word names (`ops.OP_OF_WORD`: `'mul'` is `*`, `'TANH'`
         `tanh`), else the word itself; `'pow'` is `**k` with its exponent when `__pow__`
@@ -612,6 +640,8 @@ class Recorder:
         kind = type(children)
         if kind is PSet:
             children = children.items  # what its `len` and `for` read, without its dunders
+        elif kind is dict:
+            kind = list  # its keys (`{c: 1}`, child → local derivative), as `for` reads them
         if kind is PSet or kind is list or kind is tuple:
             walk = len(children) // ITEMS_PER_STEP
             if walk:  # (usually 0: two operands)
@@ -632,6 +662,28 @@ class Recorder:
                 if type(child) is PInstance and child.mirror is not None:
                     mirrors.append(child.mirror)
         return mirrors
+
+    def taken_operands(
+        self,
+        children: Any,
+        mirrors: list[Value],
+        args: list[Any] | None,
+        kwargs: dict[str, Any] | None,
+    ) -> tuple[list[Value], tuple[Value, ...]]:
+        """A new node's operands (`mirrors`, read off `children`) in the order the op took
+        them, repeats kept (`a * a` has `{a}` in a set, one key in a dict): the mirror's
+        edges and names are then the engine Value's for the same op; and those a set that
+        hashes by value merged away, as the constructor was given them (`merged_operands`,
+        else none)."""
+        ordered = self.ordered_operands(mirrors, args, kwargs)
+        if ordered is not None:
+            return ordered, ()
+        if type(children) is PSet:
+            return mirrors, merged_operands(mirrors, args, kwargs) or ()
+        making = self.state.making
+        if type(children) is dict and making is not None:
+            return repeated_operands(mirrors, making[1]), ()
+        return mirrors, ()
 
     def record_node(self, record: PInstance) -> PInstance | None:
         """The node a function of PyTorch's `next_functions` pairs stands for (`(function,
@@ -781,6 +833,12 @@ class Recorder:
         assert shape is not None and mirror is not None
         children = shape.operands_of(instance.attrs)
         mirrors = self.operand_mirrors(children)
+        if type(children) is dict and mirrors:
+            making = self.state.making
+            if args is None and making is not None and not any(a is instance for a in making[1]):
+                args = making[1]  # (the method making it, as `merged_later` reads it)
+            if args is not None:
+                mirrors = repeated_operands(mirrors, args)
         mirror._prev = tuple(mirrors)
         self.relinks += 1
         if type(children) is PSet:
@@ -792,6 +850,8 @@ class Recorder:
             self.positions[mirror] = self.linked_at(instance, mirror)
             if shape.held and not mirror._op:
                 mirror._op = self.held_op(instance, holder)
+                if type(holder) is PInstance and not self.table_answers(mirror._op, mirrors):
+                    self.note_record(instance, mirror, holder)
             elif not mirror._op and shape.op not in instance.attrs:
                 # no op of its own: the method making it names it, as `register_instance`
                 mirror._op = self.op_made(instance)
@@ -928,7 +988,7 @@ class Recorder:
         if (
             field == "grad"
             and (self.pass_output is None or (self.hand_pass and self.in_rule is None))
-            and type(obj) is PInstance
+            and (type(obj) is PInstance or self.hand_pass)
         ):
             self.right.touched.add(node)  # between passes: the right engine starts there too
         if self.pass_output is not None:
@@ -1293,10 +1353,14 @@ class Recorder:
         return self.placed(node, rule_failure(self.names(node), node._op, error))
 
     def backward_frame(
-        self, node: Value, tape: list[tuple[Value, float, float, float]], index: int
-    ) -> None:
+        self,
+        node: Value,
+        tape: list[tuple[Value, float, float, float]],
+        index: int,
+        said: bool = True,
+    ) -> dict[str, Any]:
         """One rule's frame of the built-in engine's pass (a program-class rule's is
-        `own_rule_frame`)."""
+        `own_rule_frame`); `said`: the page may say it (not a rule run again by hand)."""
         upstream = 0.0
         lost: list[int] | None = None  # the contributions lost to underflow, by index
         if tape:
@@ -1311,7 +1375,7 @@ class Recorder:
                     -smallest < delta < smallest or -smallest < local < smallest
                 ) and underflow.contribution_underflowed(node, child, local, node.grad, delta):
                     lost = [*(lost or ()), i]
-        said_later = self.said_later and lost is None
+        said_later = self.said_later and lost is None and said
         text = ""
         if said_later:
             self.count_received(tape)
@@ -1338,6 +1402,7 @@ class Recorder:
         else:
             frame["pass"] = index
             self.frames.append(frame)
+        return frame
 
     def not_finite(self, node: Value, child: Value) -> EngineError:
         """The error for a rule that passes on a gradient that is not a finite number."""
@@ -1863,21 +1928,24 @@ class Recorder:
         self.frames[at:at] = frames
 
     def open_own_pass(
-        self, instance: PInstance, output: Value, *, steps: bool = False
+        self, instance: PInstance | None, output: Value, *, steps: bool = False
     ) -> tuple[list[Value], dict[str, Any]]:
         """A pass of the program's own class begins at `output`: what it reaches, and its
         sort frame (after the build frames it brings); with `steps` (`sort_steps`) the
-        sort frame is the seed step (`own_sort_steps` puts the walk's calls before it)."""
+        sort frame is the seed step (`own_sort_steps` puts the walk's calls before it).
+        `instance` None: a walk of the engine's own Values by hand (`engine_rule`)."""
         if self.detached:  # a re-run of an op's call (`op_rerun`): no pass, no rule
             raise ProgramError(DETACHED_PASS)
         if self.mistake is not None:
+            if instance is None:
+                raise ProgramError(HAND_WALK_REFUSES_MISTAKE)
             raise ProgramError(OWN_RULES_REFUSE_MISTAKE.format(name=instance.cls.name))
         if self.rerun is not None:
             self.sync(output)
             self.rerun.pass_starts(output, len(self.passes), self.state.steps)
         if self.unfilled:
             self.fill_operands()
-        if not output._prev:
+        if not output._prev and instance is not None:
             unheld_refusal(instance)
         reachable = topological_order(output)
         self.pass_relinks = self.relinks
@@ -1992,6 +2060,99 @@ class Recorder:
             self.in_rule = None
         self.end_rule(rule)
         return result
+
+    def engine_rule(self, node: Value) -> None:
+        """`v._backward()` of an engine Value, called by the program (the micrograd
+        lecture's `o.grad = 1.0; o._backward(); n._backward()`), as `user_rule` takes one
+        of the program's own class: outside a pass, counted (`hand_rules`: the run is made
+        again with `hand_pass`) and its writes updates; with `hand_pass`, a call of the
+        walk (`open_hand_pass`), its frame the engine's rule's, watched on the node's tape
+        as the engine's pass watches it. The rule of a function the `expanded`
+        granularity built from primitives (`tanh`) is every rule of that expansion, as
+        the program's one op is (`expanded_rules`)."""
+        if self.detached:  # (a re-run's: `DETACHED_PASS`)
+            raise ProgramError(DETACHED_PASS)
+        rules = self.expanded_rules(node) if node in self.expansions else (node,)
+        self.state.charge(BACKWARD_STEPS_PER_NODE * len(rules))
+        walking = self.hand_pass and self.in_rule is None
+        if self.pass_output is None:
+            if self.passes or not node._prev:  # (a leaf's rule writes nothing)
+                self.rules_as_updates(rules)
+                return
+            if not walking:
+                self.hand_rules += 1
+                self.rules_as_updates(rules)
+                return
+            self.open_hand_pass(None, node)
+            self.engine_walked = True
+        elif not walking:
+            self.rules_as_updates(rules)  # (in a rule of the program's own class)
+            return
+        elif node is self.pass_output or node not in self.hand_reached:
+            if not node._prev:
+                return  # a leaf of no graph of the walk's: its rule writes nothing
+            # The walk's first node again, or a node it does not reach: a new walk.
+            self.close_hand_pass()
+            self.open_hand_pass(None, node)
+        for each in rules:
+            self.walk_rule(each)
+
+    def walk_rule(self, node: Value) -> None:
+        """One engine node's rule run in a walk by hand: its frame, at the call's line."""
+        tape = self.run_engine_rule(node)
+        runs = self.rule_runs
+        run = runs[node] = runs.get(node, 0) + 1
+        self.rule_order.append(node)
+        if tape or node not in self.rule_locals:
+            self.rule_locals[node] = right_locals(node, node._prev)
+        again = run > 1 and bool(node._prev)
+        frame = self.backward_frame(node, tape, len(self.passes), said=not again)
+        if again:  # a second run of the rule adds its share once more: said so
+            frame["text"] += narrate.again_text(node, self.names, run)
+        frame["line"] = self.state.position[0]  # where the program called it
+        self.hand_end = len(self.frames)
+
+    def expanded_rules(self, root: Value) -> list[Value]:
+        """The op nodes of the expansion `root` ends (`tanh` built from primitives, the
+        nodes made after `expansions[root]`), outputs first, as the engine's pass runs
+        them. Bounded: the walk stops at the nodes made before it (the op's operand)."""
+        mark = self.expansions[root]
+        order: list[Value] = []
+        visited = {root}
+        stack: list[tuple[Value, Iterator[Value]]] = [(root, iter(root._prev))]
+        while stack:
+            node, children = stack[-1]
+            for child in children:
+                if child._seq > mark and child not in visited:
+                    visited.add(child)
+                    stack.append((child, iter(child._prev)))
+                    break
+            else:
+                stack.pop()
+                order.append(node)
+        return [node for node in reversed(order) if node._prev]
+
+    def run_engine_rule(self, node: Value) -> list[tuple[Value, float, float, float]]:
+        """Run an engine node's rule, its writes watched on its tape."""
+        tape: list[tuple[Value, float, float, float]] = []
+        node._tape = tape
+        try:
+            node._backward()
+        except (ArithmeticError, ValueError, TypeError) as error:
+            raise self.rule_failed(node, error) from None
+        finally:
+            node._tape = None
+        return tape
+
+    def rules_as_updates(self, rules: Iterable[Value]) -> None:
+        """Engine nodes' rules called by hand outside a walk: their writes are the
+        statement's updates, as the program's own writes are."""
+        for node in rules:
+            for child, _, delta, before in self.run_engine_rule(node):
+                after = before + delta
+                if after - after:  # (not `math.isfinite(after)`)
+                    raise self.not_finite(node, child)
+                self.record_write(child, child, "grad", before, after)
 
     def tape_rule(self, instance: PInstance, span: tuple[int, int], run: Callable[[], Any]) -> Any:
         """A node's rule kept where its node is not (a tape), called in a pass: a run of
@@ -2214,15 +2375,16 @@ class Recorder:
                 lines += [known["line"], known["end_line"]]
             self.loop_lines[rule["node"]] = {"line": min(lines), "end_line": max(lines)}
 
-    def open_hand_pass(self, instance: PInstance, output: Value) -> None:
+    def open_hand_pass(self, instance: PInstance | None, output: Value) -> None:
         """A pass of a program that runs its rules by hand, from the first node of the
-        walk: its build frames and, in place of a sort, a frame that says so."""
+        walk: its build frames and, in place of a sort, a frame that says so. `instance`
+        None: the engine's own Values (`engine_rule`)."""
         reachable, sort = self.open_own_pass(instance, output)
         # The walk's look at every node its output reaches (its order, the right engine's
         # pass beside it), paid for: a rule run by hand again and again opens a walk each
         # time, the program's own steps one a call.
         self.state.charge(len(reachable))
-        shape = instance.cls.shape
+        shape = instance.cls.shape if instance is not None else None
         rule = shape.rule if shape is not None else "_backward"
         holder = self.calling_holder if self.holder_pass else None
         if holder is not None:  # the rule is the backward() of the object that made it
@@ -2236,7 +2398,10 @@ class Recorder:
             sort["text"] = narrate.by_hand_text(len(reachable), self.names(output), rule)
         # No seed here: the program gave its output the gradient it has (a change that
         # changes nothing, so that the page shows that one rather than a seed of 1).
-        seeded = as_number(instance.attrs.get(shape.grad if shape is not None else "grad"), "grad")
+        grad: Any = output.grad
+        if instance is not None:
+            grad = instance.attrs.get(shape.grad if shape is not None else "grad")
+        seeded = as_number(grad, "grad")
         sort["changes"].append((output, "grad", seeded, seeded))
         self.sort_writes = True  # kept in a trace of one pass too
         self.sort_frame = None  # the program seeded its output before its first call
@@ -2917,10 +3082,16 @@ class Recorder:
     def implicit_pass(self, globals_: dict[str, Any]) -> None:
         last = self.last
         if type(last) is Value:
-            self.result_pass(last)
+            made = self.newest_engine_node() if self.alone(last) else None
+            self.result_pass(last if made is None else made)
+            if made is not None:
+                self.say_alone(last, made)
             return
         if type(last) is PInstance and last.mirror is not None and not self.holder_pass:
-            self.pass_of_no_rule(last)
+            newest = self.newest_own_node() if self.alone(last.mirror) else None
+            self.pass_of_no_rule(last if newest is None else newest)
+            if newest is not None and newest.mirror is not None:
+                self.say_alone(last.mirror, newest.mirror)
             return
         if self.unshaped is not None:
             if not self.holder_pass and holds_unit(self.unshaped, itself=True):
@@ -3025,6 +3196,37 @@ class Recorder:
             "classes or other Python, numbers stay numbers (x = 2.0 is not a leaf): make "
             "inputs with Value(2.0) and call .backward() on the output"
         )
+
+    def alone(self, node: Value) -> bool:
+        """Whether the program's result `node` is a node alone: no operands, no node's
+        operand (`d = V(5.0)` last, a gradient kept as a node, `a.grad = V(3.0)`). A
+        program's graph beside it is what the learner means (`implicit_pass`)."""
+        if node._prev:
+            return False
+        if self.unfilled:
+            self.fill_operands()  # (the records of ops set after their nodes were made)
+        nodes = self.owner_of.keys() | self.instance_of.keys()
+        self.state.charge(1 + len(nodes) // ITEMS_PER_STEP)
+        return not any(node in made._prev for made in nodes if made._prev)
+
+    def say_alone(self, lone: Value, output: Value) -> None:
+        """The last pass's sort frame says that its output is not the program's result,
+        `lone`, a node alone, but the node with operands it made last."""
+        index = len(self.passes) - 1
+        sort = next(
+            f
+            for f in reversed(self.frames)
+            if f["phase"] == "sort" and f["pass"] == index and f.get("step", "seed") == "seed"
+        )
+        text = sort["text"]
+        if type(text) is not str:  # the page's own sentence (`Said`): the words here
+            count = len(self.passes[index][1])
+            text = narrate.sort_text(output, count, self.names)
+        self.sync(lone)  # (of no pass: a node of the program's class, as it is now)
+        name = self.names(lone)
+        if name == self.names.data(lone):  # unlabelled, kept nowhere: named by its number
+            name = f"a node of {name}"
+        sort["text"] = text + narrate.alone_text(name, self.names(output))
 
     def newest_own_node(self) -> PInstance | None:
         """The program's own node made last that has operands (what a program making no
@@ -3237,6 +3439,7 @@ class Recorder:
         correct = self.correct if self.mistake is not None else None
         plain = self.plain
         underflowed = self.underflowed
+        engine_walked = self.engine_walked
         group_of: dict[int, str] = {}  # by the owner's id: the owners stay alive meanwhile
         spans: dict[tuple[int, int], dict[str, int]] = {}  # `rule_lines`, one dict a rule
         out: list[dict[str, Any]] = []
@@ -3282,6 +3485,8 @@ class Recorder:
                     entry["correct_grad"] = float(own_right)
                     if node in numeric:
                         entry["reference"] = "numeric"
+            elif engine_walked and node in right_grads and node not in unknown:
+                entry["correct_grad"] = float(right_grads[node])  # (a walk by hand)
             append(entry)
         return out
 
@@ -3332,6 +3537,11 @@ class Recorder:
                 correct_column[i] = float(own_right)
                 if node in numeric:
                     references.append(i)
+        if self.engine_walked:  # the engine's own Values a walk by hand reached
+            for i in compress(at, map(is_, instances, repeat(None))):
+                node = by_creation[i]
+                if node in right_grads and node not in unknown:
+                    correct_column[i] = float(right_grads[node])
         more: dict[str, dict[str, Any]] = {}
         if underflowed or references or unrequired:
             flagged = compress(at, map(underflowed.__contains__, by_creation))
@@ -3576,6 +3786,18 @@ def kept_names(
     return names
 
 
+def repeated_operands(mirrors: list[Value], args: list[Any]) -> list[Value]:
+    """A node's operands kept as a dict's keys (`{self: other.data, other: self.data}`),
+    as the op's method that made it took them (`args`): where it was given the same node
+    twice (`a * a`, one key), that node twice, in the method's order (the rule's writes
+    are then judged against both shares: the dict kept one); else `mirrors` as they are.
+    Bounded: the method's first 8 arguments, read as they are."""
+    given = [arg.mirror for arg in args[:8] if type(arg) is PInstance and arg.mirror is not None]
+    if len(given) > len(mirrors) and set(given) == set(mirrors):
+        return given
+    return mirrors
+
+
 def merged_operands(
     mirrors: list[Value], args: list[Any] | None, kwargs: dict[str, Any] | None
 ) -> tuple[Value, ...] | None:
@@ -3653,6 +3875,8 @@ def graph_without_gradients(globals_: dict[str, Any]) -> PInstance | None:
             operands = attrs.get(name)
             if type(operands) is PSet:  # micrograd's `_prev = set(_children)`
                 operands = list(islice(operands.items, MAX_OPERANDS_LOOKED_AT))
+            elif type(operands) is dict:  # its keys: child → local derivative
+                operands = list(islice(operands, MAX_OPERANDS_LOOKED_AT))
             if isinstance(operands, (tuple, list)) and any(
                 _is_instance_of(operand, value) for operand in operands[:MAX_OPERANDS_LOOKED_AT]
             ):

@@ -245,7 +245,12 @@ ESCAPES = [
         "    def __exit__(self, t, v, tb):\n        y = v.__traceback__\nwith M():\n    1 / 0\n",
         "a traceback object is not here",
     ),
-    ("x = Value(1.0)\ny = x._backward\n", "no attribute '_backward'"),
+    # An engine Value's rule is readable (micrograd's closure, called by hand), but
+    # nothing of the host's function behind it: not its closure, globals or code.
+    ("x = Value(1.0)\ny = (x * 2)._backward.__closure__\n", "dunder"),
+    ("x = Value(1.0)\ny = x._backward.__globals__\n", "dunder"),
+    ("x = Value(1.0)\ny = x._backward.node\n", "no attribute 'node'"),
+    ("x = Value(1.0)\nx._backward = print\n", "only .data, .grad and .label"),
     ("x = Value(1.0)\nx._op = '+'\n", "only .data, .grad and .label"),
     ("x = Value(1.0)\nx.data = 'a'\n", "must be a number"),
     ("y = [].append\ny.__self__\n", "dunder"),

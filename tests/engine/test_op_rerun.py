@@ -6,6 +6,7 @@ once the program has ended, gives the right local derivative; where that is not 
 from __future__ import annotations
 
 import math
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -373,3 +374,123 @@ def test_an_op_no_table_knows_at_a_kink_has_no_one_right_derivative(at: str) -> 
     away = source.replace(f"a = Value({at})", "a = Value(0.5)")
     assert row(away, "magnitude")["verdict"] == "right"
     assert row(away.replace("(1.0 if", "(2.0 if"), "magnitude")["verdict"] == "wrong"
+
+
+# DeZero (steps 11 to 16): each op a `Function` whose `__call__(self, *inputs)` makes the
+# output and keeps the record (`set_creator(self)`, `self.inputs`): a node's op no table
+# knows is re-run through its record's `__call__`, on a copy of the record, so the
+# program's own record is never written.
+DEZERO = (
+    (Path(__file__).parent / "real_code" / "dezero_step16_generations.py")
+    .read_text(encoding="utf-8")
+    .split("# step 14: the same variable used twice")[0]
+)
+DEZERO_OPS = """
+class Cube(Function):
+    def forward(self, x):
+        return x ** 3
+
+    def backward(self, gy):
+        x = self.inputs[0].data
+        return 3 * x ** 2 * gy
+
+
+class Wobble(Function):
+    def forward(self, x0, x1):
+        return x0 * x1 + math.sin(x0)
+
+    def backward(self, gy):
+        x0, x1 = self.inputs[0].data, self.inputs[1].data
+        return gy * (x1 + math.cos(x0)), gy * x0
+"""
+DEZERO_RUN = """
+x = Variable(0.5)
+w = Variable(2.0)
+c = Cube()(x)
+y = Wobble()(c, w)
+y.backward()
+print(x.grad, w.grad)
+print(c.creator.inputs[0] is x, y.creator.inputs[0] is c, len(y.creator.inputs))
+"""
+
+
+def dezero_rows(source: str) -> dict[str, str]:
+    return {row["op"]: row["verdict"] for row in enginecheck_source(source)["rules"]}
+
+
+def test_dezero_ops_no_table_knows_are_rerun_through_their_records_call() -> None:
+    # They were `unchecked`: the call making the node is `Function.__call__`, whose
+    # `self` is the op's record, not an operand, so no re-run was noted.
+    source = DEZERO + DEZERO_OPS + DEZERO_RUN
+    trace = trace_source(source)
+    assert printed_lines(trace) == run_in_cpython(source)
+    assert dezero_rows(source) == {"cube": "right", "Wobble": "right"}
+    by_name = {node["label"] or node["name"]: node for node in trace["nodes"]}
+    for name in ("x", "w", "c"):
+        assert by_name[name]["correct_grad"] == pytest.approx(by_name[name]["grad"], rel=1e-6)
+    assert by_name["x"].get("reference") is None  # a leaf: its own op is none
+    assert by_name["c"]["reference"] == "numeric"
+
+
+def test_a_wrong_rule_of_a_dezero_op_no_table_knows_is_wrong() -> None:
+    # Wobble's backward() forgets sin's derivative: x0's share is x1 alone.
+    source = DEZERO + DEZERO_OPS.replace("gy * (x1 + math.cos(x0))", "gy * x1") + DEZERO_RUN
+    trace = trace_source(source)
+    assert printed_lines(trace) == run_in_cpython(source)
+    check = enginecheck_source(source)
+    (row,) = [row for row in check["rules"] if row["op"] == "Wobble"]
+    assert row["verdict"] == "wrong"
+    assert row["first"]["learner"] == pytest.approx(2.0)
+    assert row["first"]["correct"] == pytest.approx(2.0 + math.cos(0.125), rel=1e-6)
+
+
+def test_a_dezero_op_whose_call_gives_another_number_again_has_no_reference() -> None:
+    # A forward() reading a global the program changed since: not exact, so none.
+    source = DEZERO + DEZERO_OPS.replace("return x ** 3", "return x ** 3 + K") + "K = 0.0\n"
+    source += DEZERO_RUN.replace("y.backward()", "K = 1.0\ny.backward()")
+    assert dezero_rows(source)["cube"] == "unchecked"
+    assert printed_lines(trace_source(source)) == run_in_cpython(source)
+
+
+@pytest.mark.parametrize(
+    "again",
+    [
+        "while True:\n                pass",  # endless: the re-runs' share of the bounds
+        "self.inputs[0].data = 0.0",  # a write to a node of the graph: refused
+        "self.generation = -1",  # the record's own attribute: its copy's, not the program's
+        "raise ValueError('again')",
+    ],
+)
+def test_a_dezero_op_that_misbehaves_when_run_again_changes_nothing(again: str) -> None:
+    guarded = DEZERO_OPS.replace(
+        "        return x ** 3",
+        f"        if DONE[0]:\n            {again}\n        return x ** 3",
+    )
+    tail = "DONE = [False]\n" + DEZERO_RUN + "DONE[0] = True\nprint(len(c.creator.inputs))\n"
+    source = DEZERO + guarded + tail
+    trace = trace_source(source, limits=Limits(time_limit=60.0))
+    assert printed_lines(trace) == run_in_cpython(source)
+    plain = trace_source(DEZERO + guarded + tail.replace("DONE[0] = True\n", ""))
+    assert [(n["name"], n["data"], n["grad"]) for n in trace["nodes"]] == [
+        (n["name"], n["data"], n["grad"]) for n in plain["nodes"]
+    ]
+    assert trace["edges"] == plain["edges"]
+    written = again.startswith("self.generation")
+    assert dezero_rows(source)["cube"] == ("right" if written else "unchecked")
+
+
+def test_a_dezero_record_holding_a_huge_list_is_copied_within_the_bounds() -> None:
+    # Each re-run copies the record, its lists too: charged by their length (a step per
+    # ten items), so the re-runs of a record of 400,000 items spend their share of the
+    # steps and leave the op unchecked, no error; with room, they judge it.
+    huge = DEZERO_OPS.replace(
+        "class Cube(Function):\n",
+        "class Cube(Function):\n    def __init__(self):\n        self.log = [0] * 400000\n\n",
+    )
+    source = DEZERO + huge + DEZERO_RUN
+    for steps, verdict in ((200_000, "unchecked"), (10_000_000, "right")):
+        limits = Limits(max_steps=steps, time_limit=60.0)
+        trace = trace_source(source, limits=limits)
+        assert printed_lines(trace) == run_in_cpython(source)
+        check = enginecheck_source(source, limits=limits)
+        assert {row["op"]: row["verdict"] for row in check["rules"]}["cube"] == verdict

@@ -901,9 +901,7 @@ class Machine:
         if kind in NUMBERS and name in ("backward", "data", "grad", *FUNCTIONS):
             # Uncaught, a hint; caught (`hasattr(x, 'data')`), CPython's AttributeError.
             error = ProgramError(
-                f"'{type_name(obj)}' object has no attribute '{name}' here: this is a plain "
-                "number. In a program with functions, loops, several backward() calls or "
-                "other Python, numbers stay numbers; make inputs with Value(2.0)",
+                f"'{type_name(obj)}' object has no attribute '{name}' here: {_PLAIN_NUMBER_HINT}",
                 kind="AttributeError",
             )
             error.args_seen = (f"'{type_name(obj)}' object has no attribute '{name}'",)
@@ -1363,6 +1361,9 @@ class Machine:
             del obj.attrs[name]  # what the program set on it
             return
         if type(obj) is not PInstance:  # Python's own values take no attributes of a program's
+            plain = self.plain_value_attr_error(obj, name, MISSING)
+            if plain is not None:
+                raise plain
             words = f"'{cpython_type(obj)}' object has no attribute '{name}'"
             failed = ProgramError(words, kind="AttributeError")
             failed.args_seen = (words,)
@@ -1600,6 +1601,9 @@ class Machine:
                 attrs = obj.attrs = {}
             attrs[name] = value
             return
+        plain = self.plain_value_attr_error(obj, name, value)
+        if plain is not None:
+            raise plain
         refused = ProgramError(f"cannot set attributes on {a_type(obj)}")
         if isinstance(obj, Builtin):
             refused.kind = "AttributeError"
@@ -1607,6 +1611,35 @@ class Machine:
             if kind is Partial and name in self.methods[Partial]:  # `p.func = g`
                 refused.args_seen = ("readonly attribute",)
         raise refused
+
+    def plain_value_attr_error(self, obj: Any, name: str, value: Any) -> ProgramError | None:
+        """`x.grad = 0` (`value`; MISSING: `del x.grad`) of a float, an int, a str, a
+        list... : CPython's AttributeError in CPython's words, asked of CPython itself on
+        an empty value of the same built-in type (none takes an attribute, so nothing
+        changes): `'float' object has no attribute 'grad'`, `'list' object attribute
+        'append' is read-only`, `attribute 'real' of 'float' objects is not writable`.
+        Uncaught, `.data` or `.grad` of a number says what to do. None for anything
+        else (a deque, a Counter: not a plain list or dict)."""
+        kind = type(obj)
+        sample = _PLAIN_SAMPLES.get(kind, MISSING)
+        if kind is PSet:
+            sample = frozenset() if obj.frozen else set()
+        registry = self.collections
+        if sample is MISSING or (registry and kinds.kind_of(registry, obj) is not None):
+            return None
+        try:
+            if value is MISSING:
+                delattr(sample, name)
+            else:
+                setattr(sample, name, None)
+        except (AttributeError, TypeError) as error:
+            words = str(error)
+            made = ProgramError(words, kind=type(error).__name__)
+            made.args_seen = (words,)
+            if kind in NUMBERS and name in ("data", "grad"):
+                made.message = f"{words} here: {_PLAIN_NUMBER_HINT}"
+            return made
+        return None  # (never: no such value takes an attribute)
 
     # Engine Values
 
@@ -2836,6 +2869,18 @@ _BUILTIN_TYPES: dict[str, str] = {
 
 # What a class tells of itself besides its attributes (`Machine.class_fact`).
 CLASS_FACTS = frozenset({"__qualname__", "__module__", "__doc__", "__annotations__"})
+
+
+# An empty value of each of Python's own types that take no attribute, whose refusal
+# `Machine.plain_value_attr_error` asks CPython for (a set's by its kind).
+_PLAIN_SAMPLES: dict[type, Any] = {
+    int: 0, float: 0.0, bool: False, str: "", bytes: b"", complex: 0j, list: [], tuple: (),
+    dict: {}, range: range(0), slice: slice(None), type(None): None,
+}  # fmt: skip
+_PLAIN_NUMBER_HINT = (
+    "this is a plain number. In a program with functions, loops, several backward() "
+    "calls or other Python, numbers stay numbers; make inputs with Value(2.0)"
+)
 
 
 def immutable_type(name: str, type_name: str) -> ProgramError:

@@ -75,6 +75,39 @@ except TypeError as e:
     assert_as_cpython(source)
 
 
+PLAIN_VALUE_WRITES = [
+    "x = 1.5; x.grad = 0", "x = 2; x.grad = 0.0", "x = True; x.data = 1", "x = 'a'; x.grad = 1",
+    "x = [1]; x.grad = 1", "x = (1,); x.label = 'a'", "x = {}; x.grad = 1", "x = None; x.grad = 1",
+    "x = {1}; x.grad = 1", "x = frozenset(); x.grad = 1", "x = range(2); x.grad = 1",
+    "x = 1j; x.grad = 1", "x = b'a'; x.grad = 1", "x = slice(1); x.grad = 1",
+    "x = 1.5; x.real = 2", "x = 1; x.imag = 2", "x = [1]; x.append = 1", "x = 'a'; x.upper = 1",
+    "x = {}; x.keys = 1", "x = range(3); x.start = 1", "x = 1j; x.real = 0",
+    "setattr(1.0, 'grad', 0)", "setattr([], 'append', 0)",
+    "x = 1.5; del x.grad", "x = [1]; del x.grad", "x = [1]; del x.append", "x = 1.5; del x.real",
+    "delattr('a', 'upper')", "delattr(None, 'x')", "x = {1}; del x.add",
+    "xs = [1.0, 2.0]\n    for x in xs:\n        x.grad = 0.0",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("statement", PLAIN_VALUE_WRITES)
+def test_setting_or_deleting_an_attribute_of_a_plain_value_is_cpythons_attribute_error(
+    statement: str,
+) -> None:
+    # `x.grad = 0` of a float was the engine's own words, "cannot set attributes on a
+    # float", which no `except AttributeError` took.
+    assert_as_cpython(caught(statement))
+
+
+def test_uncaught_setting_a_gradient_on_a_number_is_cpythons_error_with_a_hint() -> None:
+    with pytest.raises(EngineError) as failed:
+        trace_source("x = 1.0\nfor _ in range(2):\n    x.grad = 0.0" + TAIL)
+    words = str(failed.value)
+    assert words.startswith("line 3, column 5: AttributeError: 'float' object has no attribute")
+    assert "'grad' here: this is a plain number" in words and "Value(2.0)" in words
+    with pytest.raises(EngineError, match=r"^line 2, column 1: AttributeError: 'list' object "):
+        trace_source("xs = []\nxs.append = 1" + TAIL)
+
+
 BUILTIN_CLASS_WRITES = [
     "object.__repr__ = lambda self: 'x'", "int.foo = 1", "Exception.x = 1",
     "list.append = print", "ValueError.__str__ = lambda self: 'x'", "float.x = 1",

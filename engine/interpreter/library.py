@@ -10,13 +10,23 @@ program draws exactly CPython's numbers.
 
 from __future__ import annotations
 
+import abc as _host_abc
 import builtins as _host_builtins
 import collections as _host_collections
+import collections.abc as _host_collections_abc
+import itertools as _host_itertools
 import math
 import random
+import typing as _host_typing
 from collections.abc import Callable, Iterator
 from functools import partial
-from types import GeneratorType, MappingProxyType
+from types import (
+    BuiltinFunctionType,
+    FunctionType,
+    GeneratorType,
+    MappingProxyType,
+    MethodType,
+)
 from typing import Any, cast
 
 from backprop_animator.engine.interpreter import binary, sets
@@ -195,6 +205,7 @@ class Library:
         machine.methods[bytes] = binary.methods(machine.state)
         machine.methods[MappingProxyType] = self.class_dict_methods()
         machine.methods[slice] = self.slice_members()
+        machine.methods[range] = self.range_members()
         for view in SET_LIKE_VIEWS:  # the views that are sets too
             machine.methods[view] = {"isdisjoint": self.bound(self.view_isdisjoint, "isdisjoint")}
         for view in VIEWS:  # `d.keys().mapping`: CPython's read-only proxy of the dict
@@ -295,6 +306,52 @@ class Library:
 
         return {"index": self.bound(index, "index"), "count": self.bound(count, "count")}
 
+    def range_members(self) -> dict[str, Callable[[Any], Any]]:
+        """A range's `start`, `stop`, `step`, `index(x)` and `count(x)`, as CPython's: of
+        an int at once, of anything else by `==` with each item in turn (a step each)."""
+        state = self.state
+        m = self.machine
+
+        def found(obj: range, item: Any) -> Iterator[int]:
+            for i, candidate in enumerate(obj):
+                state.charge(1)
+                if m.compare("==", candidate, item):
+                    yield i
+
+        def argument(name: str, args: list[Any], kwargs: dict[str, Any]) -> Any:
+            if kwargs or len(args) != 1:  # CPython's words, `range.index() takes ...`
+                words = f"{name}() takes exactly one argument"
+                raise wrong_arguments(words, name, args, kwargs, cpython=getattr(range(0), name))
+            return args[0]
+
+        def index(obj: range, args: list[Any], kwargs: dict[str, Any]) -> int:
+            item = argument("index", args, kwargs)
+            if type(item) is int or type(item) is bool:
+                if item in obj:
+                    return obj.index(item)
+                raise caught_as(
+                    f"{item!r} is not in range", ValueError(f"{item!r} is not in range")
+                )
+            first = next(found(obj, item), None)
+            if first is None:
+                words = "sequence.index(x): x not in sequence"
+                raise caught_as(words, ValueError(words))
+            return first
+
+        def count(obj: range, args: list[Any], kwargs: dict[str, Any]) -> int:
+            item = argument("count", args, kwargs)
+            if type(item) is int or type(item) is bool:
+                return obj.count(item)
+            return sum(1 for _ in found(obj, item))
+
+        return {
+            "start": lambda obj: obj.start,
+            "stop": lambda obj: obj.stop,
+            "step": lambda obj: obj.step,
+            "index": self.bound(index, "index"),
+            "count": self.bound(count, "count"),
+        }
+
     def items(self, iterable: Any) -> Iterator[Any]:
         """Iterate a program value, charging a step per item."""
         state = self.state
@@ -324,7 +381,7 @@ class Library:
             "exit": Builtin("exit", partial(exit_program, m)),
             "quit": Builtin("quit", partial(exit_program, m)),
             "len": Builtin("len", self.len_),
-            "range": Builtin("range", self.range_),
+            "range": TypeObject("range", self.range_, (range,)),
             "sum": Builtin("sum", self.sum_),
             "min": Builtin("min", lambda a, k: self.extreme(a, k, "min")),
             "max": Builtin("max", lambda a, k: self.extreme(a, k, "max")),
@@ -1285,7 +1342,12 @@ class Library:
                 if cls.args:  # `isinstance(x, List[int])`: CPython's TypeError
                     words = "Subscripted generics cannot be used with class and instance checks"
                     raise ProgramError(words, kind="TypeError")
-                if abstract_instance(cls.name, value):
+                if abstract_instance(cls.name, value) and (
+                    # a deque is no `typing.List` (a list here, kept apart by its kind)
+                    cls.name != "List"
+                    or not self.machine.collections
+                    or kinds.kind_of(self.machine.collections, value) != "deque"
+                ):
                     return True
             elif type(cls) in _NOT_CLASSES:  # `isinstance(v, 'Value')`: CPython's TypeError
                 raise ProgramError(not_a_class, kind="TypeError")
@@ -1419,6 +1481,12 @@ class Library:
                     and any(issubclass(one, other) for one in cls.types for other in option.types)
                 ):
                     return True
+            elif type(option) is Annotation and option.name in _ABSTRACT_NAMES:
+                if option.args:  # `issubclass(list, List[int])`: CPython's TypeError
+                    words = "Subscripted generics cannot be used with class and instance checks"
+                    raise ProgramError(words, kind="TypeError")
+                if abstract_subclass(option.name, cls):
+                    return True  # `issubclass(list, Iterable)`, `issubclass(Node, Hashable)`
             elif type(option) is Annotation and option.name in _PROTOCOLS:
                 if protocol_subclass(cls, *_PROTOCOLS[option.name]):
                     return True  # `issubclass(C, SupportsFloat)`: C has a `__float__`
@@ -3138,8 +3206,9 @@ _BUILT_IN_ALIASES: dict[str, tuple[type, ...]] = {
     "Dict": (dict,),
     "Mapping": (dict,),
     "MutableMapping": (dict,),
-    "Set": (PSet,),
-    "Sequence": (list, tuple, str, range),
+    "Set": (PSet, *SET_LIKE_VIEWS),
+    "MutableSet": (PSet,),  # (not a frozenset: `abstract_instance`)
+    "Sequence": (list, tuple, str, range, bytes),
 }
 # The numeric tower (`numbers`): the built-in numbers CPython registers in each class.
 _NUMBERS: dict[str, tuple[type, ...]] = {
@@ -3165,6 +3234,10 @@ ABSTRACT_CLASSES = frozenset(
     {*_BUILT_IN_ALIASES, *_NUMBERS, *_PROTOCOLS, "Iterable", "Iterator", "Generator", "Sized",
      "Container", "Collection", "Reversible", "Callable", "Type", "Hashable"}
 )  # fmt: skip
+
+
+# The abstract classes `issubclass` answers by `abstract_subclass`.
+_ABSTRACT_NAMES = ABSTRACT_CLASSES - {*_NUMBERS, *_PROTOCOLS}
 
 
 def _defines(value: Any, *names: str) -> bool:
@@ -3199,11 +3272,12 @@ def number_instance(value: Any) -> bool:
 
 def abstract_instance(name: str, value: Any) -> bool:
     kind = type(value)
+    if kind is PInstance and (name in _ABSTRACT_HOOKS or name in _BUILT_IN_ALIASES):
+        # by its class, as CPython's `__instancecheck__` asks of `type(x)`
+        return abstract_subclass(name, value.cls)
+    if name == "MutableSet":
+        return kind is PSet and not value.frozen
     if name in _BUILT_IN_ALIASES:
-        if kind is PInstance:  # a `class Stack(list)`'s list, a StrEnum's str; a ChainMap
-            if name in ("Mapping", "MutableMapping") and value.cls.lookup(ABC_MAPPING_KEY) is True:
-                return True
-            kind = type(enum_mixin_value(value))
         return kind in _BUILT_IN_ALIASES[name]
     if name in _NUMBERS:
         if kind is PInstance:  # an IntEnum's member: an int (`numbers.Integral`)
@@ -3215,8 +3289,8 @@ def abstract_instance(name: str, value: Any) -> bool:
         return kind in SIZED or kind in ITERATOR_TYPES or _defines(value, "__iter__")
     if name == "Iterator":
         return kind in ITERATOR_TYPES or _defines(value, "__iter__", "__next__")
-    if name == "Generator":
-        return kind is GeneratorType
+    if name == "Generator":  # a generator function's or expression's, not `map`'s
+        return kind is GeneratorType and ITERATOR_CODES.get(value.gi_code) in _GENERATORS
     if name == "Sized":
         return kind in SIZED or _defines(value, "__len__")
     if name == "Container":
@@ -3234,6 +3308,103 @@ def abstract_instance(name: str, value: Any) -> bool:
             return True
         return (kind is PSet and value.frozen) or kind not in UNHASHABLE
     return callable_value(value)  # Callable
+
+
+# The methods CPython's `__subclasshook__` of each abstract class looks for in a class's
+# MRO (`collections.abc`'s `_check_methods`): a class is one when each is there and not
+# None. The other abstract classes (`Sequence`, `Mapping`...) have no hook: only the
+# built-in types registered in them and their subclasses are theirs.
+_ABSTRACT_HOOKS: dict[str, tuple[str, ...]] = {
+    "Hashable": ("__hash__",),
+    "Iterable": ("__iter__",),
+    "Iterator": ("__iter__", "__next__"),
+    "Generator": ("__iter__", "__next__", "send", "throw", "close"),
+    "Reversible": ("__reversed__", "__iter__"),
+    "Sized": ("__len__",),
+    "Container": ("__contains__",),
+    "Collection": ("__len__", "__iter__", "__contains__"),
+    "Callable": ("__call__",),
+}
+_GENERATORS = ("genexpr", "function")  # (`ITERATOR_CODES` of a program's generators)
+# CPython's types by the names the interpreter's built-in types have (`type(x).__name__`,
+# `list_iterator`...), for `issubclass(list, Iterable)`: asked of CPython's own classes.
+_HOST_TYPES: dict[str, type] = {
+    **{name: kind for name, kind in vars(_host_builtins).items() if isinstance(kind, type)},
+    **{
+        kind.__name__: kind
+        for kind in cast("tuple[type, ...]", (
+            type(None), GeneratorType, MappingProxyType, FunctionType, BuiltinFunctionType,
+            MethodType, *VIEWS, *ITERATOR_TYPES, _host_abc.ABCMeta, _host_itertools.chain,
+        ))
+    },
+    **{
+        f"collections.{kind.__name__}": kind
+        for kind in (
+            _host_collections.defaultdict, _host_collections.Counter,
+            _host_collections.OrderedDict, _host_collections.deque,
+        )
+    },
+    "functools.partial": partial,
+    "itertools.chain": _host_itertools.chain,
+    "Value": object,  # (micrograd's: none of the methods the hooks look for but `__hash__`)
+}  # fmt: skip
+
+
+def _host_abstract(name: str) -> Any:
+    """CPython's abstract class of the name (collections.abc's, whose names typing's
+    aliases share here), else typing's alias of a built-in type (`List`, `Type`)."""
+    found = getattr(_host_collections_abc, name, None)
+    return found if found is not None else getattr(_host_typing, name)
+
+
+def _host_base(cls: PClass) -> type | None:
+    """The built-in type a class of the program's is a subclass of in CPython: its
+    `list` or `dict` base, an Enum's data type (`str` of a StrEnum), a named tuple's
+    `tuple`; None for any other."""
+    for c in cls.mro:
+        base = c.namespace.get(BUILTIN_BASE_KEY)
+        if base is not None:
+            return cast(type, base)
+    data = _data_type(cls)
+    if data is not None:
+        return data
+    return tuple if _named_tuple_class(cls) else None
+
+
+def _hooked(cls: PClass, method: str, host: type | None) -> bool:
+    """Whether `_check_methods` finds `method` in the MRO of `cls` and not None: a class
+    of the program's first (`__hash__` None beside an own `__eq__`), then its built-in
+    base's, then `object`'s (only `__hash__` of the hooks' methods)."""
+    for c in cls.mro:
+        if method in c.namespace:
+            return c.namespace[method] is not None
+        if method == "__hash__" and c.hash_none:
+            return False
+    if host is not None and any(method in vars(k) for k in host.__mro__ if k is not object):
+        return getattr(host, method) is not None
+    return method == "__hash__"
+
+
+def abstract_subclass(name: str, cls: Any) -> bool:
+    """`issubclass(cls, Iterable)` of one of collections.abc's classes or typing's aliases
+    (`ABSTRACT_CLASSES` but the numbers and protocols), as CPython answers: of a class of
+    the program's by its abstract class's `__subclasshook__` (`_ABSTRACT_HOOKS`), else
+    (a hook's method None too) by its built-in base; of a built-in type, CPython's own
+    answer for its class. A ChainMap is a `MutableMapping`."""
+    host_abstract = _host_abstract(name)
+    if type(cls) is PClass:
+        if name in ("Mapping", "MutableMapping") and cls.lookup(ABC_MAPPING_KEY) is True:
+            return True
+        host = _host_base(cls)
+        methods = _ABSTRACT_HOOKS.get(name)
+        if methods is not None and all(_hooked(cls, method, host) for method in methods):
+            return True
+        return host is not None and issubclass(host, host_abstract)
+    host_type = _HOST_TYPES.get(cls.module + cls.name if cls.module != "abc." else cls.name)
+    if host_type is None:
+        words = f"issubclass() of {cls.name} and {name} is not answered here"
+        raise ProgramError(words)
+    return issubclass(host_type, host_abstract)
 
 
 def protocol_fits(value: Any, method: str, types: tuple[type, ...]) -> bool:

@@ -875,16 +875,10 @@ class Machine:
             return self.class_attr(obj, name)
         if kind is PProperty:
             return self.property_attr(obj, name)
-        if name == "__name__" and kind is Partial:  # CPython's partial has none
-            words = "'functools.partial' object has no attribute '__name__'"
-            raise ProgramError(words, kind="AttributeError")
-        if name == "__name__" and (kind is Function or isinstance(obj, Builtin)):
-            # a built-in's without its module (`math.sqrt.__name__`: 'sqrt'), as CPython's
-            return getattr(
-                obj, "alias", obj.name.rpartition(".")[2] if kind is not Function else obj.name
-            )
-        if name == "__name__" and kind is BoundMethod:
-            return getattr(obj.function, "alias", obj.function.name)
+        if name == "__name__":
+            named = _plain_name(obj)
+            if named is not MISSING:
+                return named
         if name in CLASS_FACTS:
             return self.other_fact(obj, name)
         if kind is PSuper:
@@ -2869,6 +2863,26 @@ _BUILTIN_TYPES: dict[str, str] = {
 
 # What a class tells of itself besides its attributes (`Machine.class_fact`).
 CLASS_FACTS = frozenset({"__qualname__", "__module__", "__doc__", "__annotations__"})
+
+
+def _plain_name(obj: Any) -> Any:
+    """`obj.__name__` of a function, a built-in, a bound method or a typing name, as
+    CPython's; MISSING for anything else."""
+    kind = type(obj)
+    if kind is Partial:  # CPython's partial has none
+        words = "'functools.partial' object has no attribute '__name__'"
+        raise ProgramError(words, kind="AttributeError")
+    if kind is Function or isinstance(obj, Builtin):
+        # a built-in's without its module (`math.sqrt.__name__`: 'sqrt'), as CPython's
+        return getattr(
+            obj, "alias", obj.name.rpartition(".")[2] if kind is not Function else obj.name
+        )
+    if kind is BoundMethod:
+        return getattr(obj.function, "alias", obj.function.name)
+    if kind is Annotation and not obj.args and obj.origin is None:
+        # `Iterable.__name__`, `typing.List.__name__`, a TypeVar's: its name, as CPython's
+        return obj.name.removeprefix("~")
+    return MISSING
 
 
 # An empty value of each of Python's own types that take no attribute, whose refusal

@@ -2597,3 +2597,136 @@ print(True.as_integer_ratio(), type(False.as_integer_ratio()[0]), int.as_integer
 print('as_integer_ratio' in dir(3), hasattr(True, 'as_integer_ratio'))
 """
     )
+
+
+# The classes of collections.abc (and typing's aliases of them and of the built-in
+# types) to `issubclass`, each asked of the built-in types and of classes of the
+# program's: a row of T/f/E (CPython's TypeError) per class.
+ABSTRACT_CLASSES_ASKED = """
+import typing
+from collections import namedtuple, deque, defaultdict, Counter, OrderedDict, ChainMap
+from collections.abc import (Iterable, Iterator, Sequence, MutableSequence, Mapping,
+    MutableMapping, Hashable, Sized, Container, Collection, Callable, Reversible, Set,
+    MutableSet, Generator)
+from enum import Enum, IntEnum
+abcs = [Iterable, Iterator, Sequence, MutableSequence, Mapping, MutableMapping, Hashable,
+        Sized, Container, Collection, Callable, Reversible, Set, MutableSet, Generator,
+        typing.List, typing.Dict, typing.Tuple, typing.Type, typing.Iterable,
+        typing.Sequence, typing.Hashable]
+def row(check, x):
+    out = []
+    for a in abcs:
+        try:
+            out.append('T' if check(x, a) else 'f')
+        except TypeError:
+            out.append('E')
+    return ''.join(out)
+"""
+
+
+def test_issubclass_of_collections_abcs_classes_is_cpythons_for_built_in_types() -> None:
+    # `issubclass(list, Iterable)` was CPython's TypeError `issubclass() arg 2 must be a
+    # class, a tuple of classes, or a union`, for every abstract class and every type.
+    assert_as_cpython(
+        ABSTRACT_CLASSES_ASKED
+        + """
+import collections.abc
+def f():
+    yield 1
+types = [list, tuple, dict, set, frozenset, str, bytes, int, float, bool, complex, range,
+         slice, object, type, type(None), deque, defaultdict, Counter, OrderedDict, map,
+         zip, enumerate, reversed, filter, type(f), type(f()), type(len), type(iter([])),
+         type(iter({})), type({}.keys()), type({}.values()), type({}.items()),
+         type(x for x in ())]
+for t in types:
+    print(t.__name__, row(issubclass, t))
+print(issubclass(list, collections.abc.Iterable), issubclass(list, (int, Iterable)))
+print(issubclass(int, (str, Hashable)), issubclass(bool, int | Sized))
+print(Iterable.__name__, typing.List.__name__, collections.abc.MutableSet.__name__)
+for bad in [lambda: issubclass(list, typing.List[int]), lambda: issubclass([], Iterable),
+            lambda: issubclass(list, typing.Iterable[int])]:
+    try:
+        print(bad())
+    except TypeError as e:
+        print(e)
+"""
+    )
+
+
+def test_issubclass_of_collections_abcs_classes_is_cpythons_for_the_programs_classes() -> None:
+    # A class of the program's by the methods its MRO defines, as each abstract class's
+    # `__subclasshook__` looks for them (one set to None is not there, `__hash__` None
+    # beside an own `__eq__`), else by its built-in base; its objects the same.
+    assert_as_cpython(
+        ABSTRACT_CLASSES_ASKED
+        + """
+class Stack(list): pass
+class Reg(dict): pass
+P = namedtuple('P', 'x y')
+class Color(IntEnum):
+    R = 1
+class S(str, Enum):
+    A = 'a'
+class NoIter:
+    __iter__ = None
+class EqOnly:
+    def __eq__(self, o): return True
+class EqHash(EqOnly):
+    def __hash__(self): return 1
+class StackNoIter(list):
+    __iter__ = None
+class Gen:
+    def __iter__(self): return self
+    def __next__(self): raise StopIteration
+    def send(self, v): pass
+    def throw(self, *a): pass
+    def close(self): pass
+class Sub(Gen):
+    __call__ = print
+class Node:
+    def __init__(self): self.children = []
+    def __iter__(self): return iter(self.children)
+    def __len__(self): return 0
+    def __reversed__(self): return iter(())
+class E(ValueError): pass
+classes = [Stack, Reg, P, Color, S, NoIter, EqOnly, EqHash, StackNoIter, Gen, Sub, Node, E,
+           ValueError, ChainMap]
+for c in classes:
+    print(c.__name__, row(issubclass, c))
+objs = [Stack(), Reg(), P(1, 2), Color.R, S.A, NoIter(), EqOnly(), EqHash(), StackNoIter(),
+        Gen(), Sub(), Node(), E(), deque(), defaultdict(int), Counter(), OrderedDict(),
+        ChainMap(), b'', {}.keys(), {}.values(), {}.items(), map(str, []), {1},
+        frozenset(), range(2), (x for x in ())]
+for o in objs:
+    print(type(o).__name__, row(isinstance, o))
+"""
+    )
+
+
+def test_range_is_a_class_with_cpythons_members() -> None:
+    # `isinstance(r, range)` was refused ("isinstance()'s second argument must be a
+    # class"), `r.start` "'range' object has no attribute 'start' here".
+    assert_as_cpython(
+        """
+r = range(2, 20, 3)
+print(range, type(r), type(r) is range, type(r).__name__, isinstance(r, range))
+print(r.start, r.stop, r.step, range(5).start, range(5).step, issubclass(range, object))
+print(r.index(5), r.count(5), r.count(6), r.index(5.0), r.count(8.0), r.index(True * 2))
+class Any:
+    def __eq__(self, other):
+        return other == 8
+print(r.index(Any()), r.count(Any()), range(0).count(Any()))
+for bad in [lambda: r.index(6), lambda: r.index(6.5), lambda: r.index('a'),
+            lambda: range(0).index(True), lambda: r.index(), lambda: r.count(1, 2)]:
+    try:
+        print(bad())
+    except (ValueError, TypeError) as e:
+        print(type(e).__name__, e)
+"""
+    )
+
+
+def test_a_ranges_index_of_no_int_is_bounded_by_the_steps() -> None:
+    # Of anything but an int, each item is compared in turn, as CPython's: a step each.
+    with pytest.raises(EngineError, match="steps"):
+        trace_source("range(10 ** 15).index(0.5)" + TAIL, limits=Limits(max_steps=10_000))

@@ -412,7 +412,7 @@ class Library:
             "bytes": TypeObject(
                 "bytes", lambda a, k: binary.make(self.state, a, k, self.collect), (bytes,)
             ),
-            "bool": TypeObject("bool", lambda a, k: m.truthy(a[0]) if a else False, (bool,)),
+            "bool": TypeObject("bool", self.bool_, (bool,)),
             "list": TypeObject("list", self.list_, (list,)),
             "tuple": TypeObject("tuple", self.tuple_, (tuple,)),
             "set": TypeObject("set", self.set_, (PSet,)),
@@ -742,8 +742,12 @@ class Library:
             raise ProgramError(f"{a_type(value)} cannot be hashed", kind="TypeError") from None
 
     def character(self, value: Any) -> str:
-        if type(value) is not str or len(value) != 1:
-            raise ProgramError("ord() expected a character", kind="TypeError")
+        if type(value) is not str:  # CPython's words (a bytes object's of its length too)
+            words = f"ord() expected string of length 1, but {cpython_type(value)} found"
+            raise ProgramError(words, kind="TypeError")
+        if len(value) != 1:
+            words = f"ord() expected a character, but string of length {len(value)} found"
+            raise ProgramError(words, kind="TypeError")
         return value
 
     def index(self, value: Any) -> int:
@@ -1121,9 +1125,10 @@ class Library:
         return result if type(result) is float else self.state.check_int(result)
 
     def zip_(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
-        strict = self.machine.truthy(kwargs.pop("strict", False))
-        if kwargs:
-            raise ProgramError("zip() takes only the strict= keyword")
+        if set(kwargs) - {"strict"}:
+            words = "zip() takes only the strict= keyword"
+            raise wrong_arguments(words, "zip", args, kwargs, cpython=zip)
+        strict = self.machine.truthy(kwargs.get("strict", False))
         if not strict:
             return zip(*(self.flat(arg) for arg in args), strict=False)
         return _strict_zip([self.flat(arg) for arg in args])
@@ -1264,7 +1269,8 @@ class Library:
 
     def map_(self, args: list[Any], kwargs: dict[str, Any]) -> Iterator[Any]:
         if kwargs or len(args) < 2:
-            raise ProgramError("map() takes a function and at least one iterable")
+            words = "map() takes a function and at least one iterable"
+            raise wrong_arguments(words, "map", args, kwargs, cpython=map)
         iterables = [self.flat(arg) for arg in args[1:]]
         return _mapped(self.machine.call, args[0], iterables)
 
@@ -1296,7 +1302,8 @@ class Library:
 
     def filter_(self, args: list[Any], kwargs: dict[str, Any]) -> Iterator[Any]:
         if kwargs or len(args) != 2:
-            raise ProgramError("filter() takes a function (or None) and an iterable")
+            words = "filter() takes a function (or None) and an iterable"
+            raise wrong_arguments(words, "filter", args, kwargs, cpython=filter)
         machine = self.machine
         return _filtered(machine.truthy, machine.call, args[0], [self.flat(args[1])])
 
@@ -1547,9 +1554,14 @@ class Library:
             "indices": self.bound(indices, "indices"),
         }
 
+    def bool_(self, args: list[Any], kwargs: dict[str, Any]) -> bool:
+        if kwargs or len(args) > 1:  # `bool(1, 2)`: CPython's TypeError
+            raise wrong_arguments("bool() takes one value", "bool", args, kwargs, cpython=bool)
+        return self.machine.truthy(args[0]) if args else False
+
     def str_(self, args: list[Any], kwargs: dict[str, Any]) -> str:
         if kwargs or len(args) > 1:
-            raise ProgramError("str() takes one value here")
+            raise wrong_arguments("str() takes one value here", "str", args, kwargs, cpython=str)
         return self.machine.texts.to_str(args[0]) if args else ""
 
     def int_(self, args: list[Any], kwargs: dict[str, Any]) -> int:
@@ -1557,7 +1569,8 @@ class Library:
             return 0  # `int()`, as `defaultdict(int)` calls it
         base = kwargs.pop("base", args[1] if len(args) == 2 else None)  # `int('ff', 16)`
         if kwargs or not 1 <= len(args) <= 2:
-            raise ProgramError("int() takes one number or string here")
+            words = "int() takes one number or string here"
+            raise wrong_arguments(words, "int", args, kwargs, cpython=int)
         if base is not None:
             if type(args[0]) is not str:
                 wrong = TypeError("int() can't convert non-string with explicit base")
@@ -1589,7 +1602,8 @@ class Library:
             same: float = args[0]
             return same
         if kwargs or len(args) > 1:
-            raise ProgramError("float() takes one number or string")
+            words = "float() takes one number or string"
+            raise wrong_arguments(words, "float", args, kwargs, cpython=float)
         if not args:
             return 0.0
         value = self.converted(args[0], "__float__", float)
@@ -3611,7 +3625,8 @@ def complex_(args: list[Any], kwargs: dict[str, Any]) -> complex:
     """`complex(real, imag)`, `complex('1+2j')`: Python's own, given plain numbers and
     strings only (a string is within MAX_STR, so parsing it is bounded)."""
     if len(args) > 2 or set(kwargs) - {"real", "imag"}:
-        raise wrong_arguments("complex() takes at most 2 arguments", "complex", args, kwargs)
+        words = "complex() takes at most 2 arguments"
+        raise wrong_arguments(words, "complex", args, kwargs, cpython=complex)
     plain = (*NUMBERS, complex, str)
     for position, value in enumerate([*args, *kwargs.values()]):
         if type(value) not in plain or (

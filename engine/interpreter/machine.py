@@ -462,7 +462,7 @@ class Machine:
         for name, value in kwargs.items():
             if name in fn.posonly:  # (the function has `**kwargs`: `positional_only`)
                 extra[name] = value
-            elif name in variables:
+            elif name in variables and name != fn.vararg:  # (`f(args=1)` of `f(*args, **kw)`)
                 raise ProgramError(
                     f"{qualified(fn)}() got multiple values for argument '{name}'",
                     kind="TypeError",

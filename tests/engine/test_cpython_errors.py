@@ -563,3 +563,54 @@ def test_a_star_width_or_precision_in_percent_formatting_is_cpythons(statement: 
 def test_a_star_width_or_precision_stays_within_the_string_bound(statement: str) -> None:
     with pytest.raises(EngineError, match=r"format (width|precision)"):
         trace_source(statement + TAIL)
+
+
+CALL_PRELUDE = (
+    PRELUDE
+    + """
+def f(*a, **kw):
+    return a, kw
+def g(x, *args, **kwargs):
+    return x, args, kwargs
+class C:
+    def m(self, **kw):
+        return kw
+    class Inner:
+        def n(self, **kw):
+            return kw
+def outer():
+    def inner(**kw):
+        return kw
+    return inner
+"""
+)
+CALL_ARGUMENTS = [
+    # a keyword given twice through `**`: CPython's TypeError, never the last one kept
+    "print(f(a=1, **{'a': 2}))", "print(f(**{'a': 1}, **{'a': 2}))", "print(f(**{'a': 1}, a=2))",
+    "print(C().m(a=1, **{'a': 2}))", "print(C.Inner().n(a=1, **{'a': 2}))",
+    "print(C(a=1, **{'a': 2}))", "print(outer()(a=1, **{'a': 2}))",
+    "print((lambda **k: k)(a=1, **{'a': 2}))", "print(dict(a=1, **{'a': 2}))",
+    "print(a=1, **{'a': 2})", "math.sqrt(a=1, **{'a': 2})",
+    "print(max([1], key=len, **{'key': len}))",
+    # a keyword named as the `*args` parameter is one of `**kwargs`
+    "print(f(a=1), g(1, 2, args=3), g(1, kwargs=2))", "print((lambda *args: args)(args=1))",
+    # what `*` and `**` cannot unpack
+    "f(**1)", "f(**[1])", "f(**None)", "C().m(**1)", "f(**{1: 2})", "print(**{None: 1})",
+    "f(*1)", "f(*None)", "print(*1)", "C().m(*2.5)", "print([*1])", "print((*None,))",
+    "print({*1})", "print({**1})", "print({**[1]})", "print({'a': 1, **None})",
+    "print(f(*[1], **{'b': 2}, c=3), [*'ab', *range(2)], {**{'a': 1}, 'b': 2})",
+    # a built-in type's call given the wrong arguments
+    "float(1, 2)", "float(x=1)", "float(1, x=2)", "int(1, 2, 3)", "int(x=1)", "str(1, 2, 3, 4)",
+    "str(x=1)", "bool(1, 2)", "bool(x=1)", "complex(1, 2, 3)", "zip(x=1)",
+    "zip([1], strict=1, y=2)",
+    "map()", "map(str)", "map(str, [1], x=1)", "filter()", "filter(None, [1], x=1)",
+    "ord('ab')", "ord('')", "ord(1)", "ord(None)",
+    "print(ord('a'), bool(), bool([]), int(), str())",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("statement", CALL_ARGUMENTS)
+def test_a_calls_arguments_that_cpython_refuses_are_its_type_error(statement: str) -> None:
+    # `f(a=1, **{'a': 2})` called f with a=2; `bool(1, 2)` was True; `f(**1)`,
+    # `float(1, 2)`, `map(str)` were the engine's own words, which no `except` took.
+    assert_as_cpython(caught(statement, CALL_PRELUDE))

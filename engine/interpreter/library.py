@@ -2123,6 +2123,7 @@ class Library:
             if kwargs or not 1 <= len(args) <= 2:
                 words = "setdefault() takes a key and an optional default"
                 raise wrong_arguments(words, "setdefault", args, kwargs, dict)
+            self.machine.key(args[0])  # (an unhashable key: CPython's TypeError)
             if args[0] not in obj:
                 self.machine.set_item(obj, args[0], args[1] if len(args) == 2 else None)
             return obj[args[0]]
@@ -2239,8 +2240,10 @@ class Library:
 
         def remove(obj: PSet, args: list[Any], kwargs: dict[str, Any]) -> None:
             item = self.machine.key(one(args, kwargs, "remove", PSet))
-            if item not in obj.items:
-                raise ProgramError("remove(): the item is not in the set")
+            if item not in obj.items:  # CPython's KeyError, which shows the item
+                missing = ProgramError("remove(): the item is not in the set", kind="KeyError")
+                missing.args_seen = (item,)
+                raise missing
             obj.discard(item)
 
         def copy(obj: PSet, args: list[Any], kwargs: dict[str, Any]) -> PSet:
@@ -2316,7 +2319,6 @@ class Library:
 
     def str_methods(self) -> dict[str, Callable[[Any], Builtin]]:
         state = self.state
-        texts = self.machine.texts
 
         def join(obj: str, args: list[Any], kwargs: dict[str, Any]) -> str:
             parts = self.collect(one(args, kwargs, "join", str))
@@ -2361,13 +2363,7 @@ class Library:
             return method
 
         def replace(obj: str, args: list[Any], kwargs: dict[str, Any]) -> str:
-            count = args[2] if len(args) == 3 else -1  # `replace(old, new, count)`
-            if kwargs or len(args) not in (2, 3) or any(type(a) is not str for a in args[:2]):
-                raise wrong_arguments(
-                    "replace() takes two strings here", "replace", args, kwargs, str
-                )
-            if type(count) not in (int, bool):
-                raise ProgramError("replace()'s count must be an integer", kind="TypeError")
+            count = _replace_count(args, kwargs)
             old, new = args[:2]
             # its length, measured before it is made (`count('')` is CPython's len + 1: a
             # `new` between each character); a bound on it refused a 9,800-character
@@ -2376,15 +2372,29 @@ class Library:
             state.check_str(len(obj) + replaced * (len(new) - len(old)))
             return obj.replace(old, new, max(-1, min(int(count), len(obj) + 1)))
 
-        def width(args: list[Any]) -> int:
-            """A width given as an int, or as an object of its class's `__index__`."""
-            return _width([self.index(a) if type(a) is PInstance else a for a in args])
+        def width(args: list[Any], kwargs: dict[str, Any], name: str) -> int:
+            """A width given as an int, or as an object of its class's `__index__`, with
+            CPython's TypeErrors for the wrong arguments (`ljust expected at least 1
+            argument, got 0`) and a width of another type; bounded as a string's size."""
+            most = 1 if name == "zfill" else 2
+            if kwargs or not 1 <= len(args) <= most:
+                words = f"{name}() takes a width" + (" and a fill character" if most == 2 else "")
+                raise wrong_arguments(words, name, args, kwargs, cpython=getattr("", name))
+            given = args[0]
+            size = self.index(given) if type(given) is PInstance else given
+            if type(size) is not int and type(size) is not bool:
+                words = f"'{cpython_type(size)}' object cannot be interpreted as an integer"
+                raise ProgramError(words, kind="TypeError")
+            state.check_str(size)
+            return max(0, int(size))
 
         def ljust(obj: str, args: list[Any], kwargs: dict[str, Any]) -> str:
-            return texts.format(obj, _fill(args) + "<" + str(width(args[:1])))
+            size = width(args, kwargs, "ljust")
+            return obj.ljust(size, _fill(args))
 
         def rjust(obj: str, args: list[Any], kwargs: dict[str, Any]) -> str:
-            return texts.format(obj, _fill(args) + ">" + str(width(args[:1])))
+            size = width(args, kwargs, "rjust")
+            return obj.rjust(size, _fill(args))
 
         table: dict[str, Callable[[str, list[Any], dict[str, Any]], Any]] = {
             name: simple(name)
@@ -2397,15 +2407,11 @@ class Library:
         def center(obj: str, args: list[Any], kwargs: dict[str, Any]) -> str:
             # Python's own: an odd margin's extra fill goes left when the width is odd,
             # where a format's `^` puts it right ('it\'s'.center(9, '*') is '***it\'s**').
-            fill = _fill(args)
-            size = width(args[:1])
-            state.check_str(size)
-            return obj.center(size, fill)
+            size = width(args, kwargs, "center")
+            return obj.center(size, _fill(args))
 
         def zfill(obj: str, args: list[Any], kwargs: dict[str, Any]) -> str:
-            size = width(args)
-            state.check_str(size)
-            return obj.zfill(size)
+            return obj.zfill(width(args, kwargs, "zfill"))
 
         table.update(
             center=center,
@@ -3175,9 +3181,9 @@ def _general_str_method(state: State, name: str) -> Callable[[str, list[Any], di
     own, which calls back into nothing; its errors are CPython's, caught as such."""
 
     def method(obj: str, args: list[Any], kwargs: dict[str, Any]) -> Any:
-        for value in (*args, *kwargs.values()):
-            if not _plain_argument(value):
-                raise ProgramError(f"{name}() takes strings and integers here")
+        if not all(map(_plain_argument, (*args, *kwargs.values()))):
+            args = [_host_argument(name, value) for value in args]
+            kwargs = {key: _host_argument(name, value) for key, value in kwargs.items()}
         if name == "expandtabs":
             # each tab becomes at most `tab` spaces: the bound, before the text is made
             tab = (args or list(kwargs.values()) or [8])[0]
@@ -3195,6 +3201,56 @@ def _general_str_method(state: State, name: str) -> Callable[[str, list[Any], di
         return result
 
     return method
+
+
+def _replace_count(args: list[Any], kwargs: dict[str, Any]) -> int:
+    """The count of `s.replace(old, new, count)` (-1 if none), its arguments checked
+    with CPython's TypeErrors."""
+    count = args[2] if len(args) == 3 else -1  # `replace(old, new, count)`
+    if kwargs or len(args) not in (2, 3):
+        raise wrong_arguments("replace() takes two strings here", "replace", args, kwargs, str)
+    for place, given in enumerate(args[:2], 1):
+        if type(given) is not str:  # CPython's words, caught or not
+            shown = "None" if given is None else cpython_type(given)  # (argument clinic's)
+            words = f"replace() argument {place} must be str, not {shown}"
+            raise ProgramError(words, kind="TypeError")
+    if type(count) is PInstance and count.cls.lookup("__index__") is not MISSING:
+        raise ProgramError("replace()'s count must be an integer here")  # (CPython's takes it)
+    if type(count) not in (int, bool):
+        words = f"'{cpython_type(count)}' object cannot be interpreted as an integer"
+        raise ProgramError(words, kind="TypeError")
+    return int(count)
+
+
+# Stand-ins for what a string method cannot take, by the name of its type as CPython's
+# words show it (`_host_argument`)
+_STAND_INS: dict[str, type] = {}
+
+
+def _host_argument(name: str, value: Any) -> Any:
+    """What Python's own string method is given for `value`, which `_plain_argument`
+    refused: a plain one as it is, else an empty object of a class named as CPython
+    names its type, which CPython's method refuses with its own words (`tuple for
+    startswith must only contain str, not list`) or, as CPython's, never reaches
+    (`startswith(('a', 1))` of 'abc' is True). Refused: an integer past 64 bits or an
+    object that has an `__index__` or is an Enum's member, which CPython's would take."""
+    kind = type(value)
+    if kind is tuple and len(value) <= 1000:
+        return tuple(item if type(item) is str else _host_argument(name, item) for item in value)
+    if _plain_argument(value) or kind in (float, complex, bytes):
+        return value
+    if kind in (int, bool, tuple) or (
+        kind is PInstance
+        and (value.cls.lookup("__index__") is not MISSING or _data_type(value.cls) is not None)
+    ):
+        raise ProgramError(f"{name}() takes strings and integers here")
+    shown = cpython_type(value)
+    made = _STAND_INS.get(shown)
+    if made is None:
+        made = type(shown, (), {"__slots__": ()})
+        if len(_STAND_INS) < 1000:
+            _STAND_INS[shown] = made
+    return made()
 
 
 def _plain_argument(value: Any) -> bool:
@@ -3602,15 +3658,14 @@ def one(
 def _fill(args: list[Any]) -> str:
     """The fill character of `ljust`, `rjust` and `center` (a space unless given)."""
     fill = args[1] if len(args) == 2 else " "
-    if type(fill) is not str or len(fill) != 1 or fill in "{}":
-        raise ProgramError("the fill character must be one character", kind="TypeError")
+    if type(fill) is not str:  # (CPython's words, caught or not)
+        words = f"The fill character must be a unicode character, not {cpython_type(fill)}"
+        raise ProgramError(words, kind="TypeError")
+    if len(fill) != 1:
+        raise ProgramError(
+            "The fill character must be exactly one character long", kind="TypeError"
+        )
     return fill
-
-
-def _width(args: list[Any]) -> int:
-    if len(args) != 1 or type(args[0]) is not int:
-        raise ProgramError("this method takes one integer width")
-    return max(0, int(args[0]))
 
 
 def _no(value: Any) -> int:

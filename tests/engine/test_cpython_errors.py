@@ -614,3 +614,38 @@ def test_a_calls_arguments_that_cpython_refuses_are_its_type_error(statement: st
     # `f(a=1, **{'a': 2})` called f with a=2; `bool(1, 2)` was True; `f(**1)`,
     # `float(1, 2)`, `map(str)` were the engine's own words, which no `except` took.
     assert_as_cpython(caught(statement, CALL_PRELUDE))
+
+
+STRING_AND_SET_METHODS = [
+    # a string's padding: CPython's words for the fill and the width (and `{` a fill)
+    "print('abc'.center(8, '**'))", "print('abc'.center(8, 1))", "print('abc'.ljust(8, ''))",
+    "print('abc'.rjust(8, 'ab'))", "print('abc'.zfill('a'))", "print('abc'.center(5.0))",
+    "print('abc'.ljust())", "print('abc'.ljust(1, 2, 3))", "print('abc'.zfill())",
+    "print('abc'.zfill(5, 1))", "print('abc'.center(width=5))",
+    "print('abc'.center(8, '{'), 'abc'.ljust(8, '}'), 'abc'.rjust(True, 'x'), '-4'.zfill(5))",
+    "print('abc'.center(-5), 'é'.center(4, 'ü'), 'ab'.rjust(5), 'ab'.ljust(4, '.') + '|')",
+    # `%` formatting: a conversion CPython has not, or none, is its ValueError
+    "print('%y' % 1)", "print('%' % ())", "print('100%' % ())", "print('%(a' % {'a': 1})",
+    "print('%d %y' % (1, 2))", "print('%s %' % (1,))", "print('%5.2z' % 1)",
+    "print('%ld %li %hd %Lf' % (1, 2, 3, 4.5), '%u' % 5, '%i' % 3.7)",
+    "print('%a' % 'é', '%5a|' % 'x', '%.1a' % 'xy', '%r %a' % ('é', ['ü']))",
+    # a string method given what it takes no argument of
+    "print('abc'.startswith(['a']))", "print('abc'.startswith(('a', 1)))",
+    "print('abc'.startswith(('x', 1)))", "print('abc'.endswith(('x', None)))",
+    "print('abc'.startswith(A()))", "print('abc'.find('a', 1.5))", "print('abc'.split(A()))",
+    "print('abc'.strip([1]))", "print('abc'.count({}))", "print('abc'.startswith(len))",
+    "print('abc'.replace(1, 'a'))", "print('abc'.replace('a', None))",
+    "print('abc'.replace('a', 'b', 1.5))", "print('abc'.replace('a'))",
+    "print('aaa'.replace('a', 'b', True), 'aaa'.replace('a', 'b', -1))",
+    # a set's missing item is a KeyError; an unhashable key CPython's TypeError
+    "{1}.remove(2)", "{1, 'a'}.remove('b')", "s = {(1, 2)}; s.remove((2, 1))",
+    "{}.setdefault([1])", "{}.setdefault({}, 2)",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("statement", STRING_AND_SET_METHODS)
+def test_a_string_or_set_methods_refusal_is_cpythons_error(statement: str) -> None:
+    # Each was the engine's own words, no `except` taking them (`{1}.remove(2)` no
+    # KeyError, `{}.setdefault([1])` Python's own TypeError said as a failure), or
+    # CPython's class with other words, or (`'%y' % 1`) another error altogether.
+    assert_as_cpython(caught(statement))

@@ -778,7 +778,7 @@ def test_what_training_scripts_print_and_draw_with() -> None:
         "print(random.gauss(mu=0.0, sigma=0.1), random.gauss(), random.gauss(1.0))\n"
         "print(random.uniform(a=-1, b=1), random.uniform(-1, b=2))\n"
     )
-    with pytest.raises(EngineError, match="fill character must be one character"):
+    with pytest.raises(EngineError, match="The fill character must be exactly one character long"):
         run("x = 'a'.ljust(3, 'ab')\n")
     with pytest.raises(EngineError, match=re.escape("random.gauss() takes 2 numbers")):
         run("import random\nrandom.gauss(mu='a')\n")

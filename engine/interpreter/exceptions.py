@@ -47,8 +47,13 @@ from backprop_animator.engine.interpreter.runtime import (
 from backprop_animator.engine.interpreter.text import cpython_type, python_type_name
 
 # (name, base): each class after its base; the classes CPython programs raise and catch.
-# The classes of a module of the library, not built-in names (`dataclasses`', `json`'s).
-NOT_BUILTIN = frozenset({"FrozenInstanceError", "JSONDecodeError"})
+# The classes of a module of the library, not built-in names (`dataclasses`', `json`'s),
+# and the module CPython's is in.
+NOT_BUILTIN = {
+    "FrozenInstanceError": "dataclasses.",
+    "JSONDecodeError": "json.decoder.",
+    "StatisticsError": "statistics.",
+}
 HIERARCHY: tuple[tuple[str, str | None], ...] = (
     ("BaseException", None),
     ("Exception", "BaseException"),
@@ -65,6 +70,7 @@ HIERARCHY: tuple[tuple[str, str | None], ...] = (
     ("UnicodeEncodeError", "UnicodeError"),
     ("UnicodeDecodeError", "UnicodeError"),
     ("JSONDecodeError", "ValueError"),  # json's, not a built-in name
+    ("StatisticsError", "ValueError"),  # statistics', not a built-in name
     ("TypeError", "Exception"),
     ("AttributeError", "Exception"),
     ("FrozenInstanceError", "AttributeError"),  # dataclasses', not a built-in name

@@ -184,6 +184,8 @@ class Library:
             lambda value: machine.bounded_list(value, MAX_ITEMS),
         )
         machine.texts.builtin_classes = {self.object_class, *machine.exceptions.values()}
+        for name, module in NOT_BUILTIN.items():  # `<class 'json.decoder.JSONDecodeError'>`
+            machine.texts.class_modules[machine.exceptions[name]] = module
         # What each method `bound` made binds (`Machine.direct`).
         self.unbound: dict[Any, Callable[[Any, list[Any], dict[str, Any]], Any]] = {}
         machine.methods.update(

@@ -2730,3 +2730,32 @@ def test_a_ranges_index_of_no_int_is_bounded_by_the_steps() -> None:
     # Of anything but an int, each item is compared in turn, as CPython's: a step each.
     with pytest.raises(EngineError, match="steps"):
         trace_source("range(10 ** 15).index(0.5)" + TAIL, limits=Limits(max_steps=10_000))
+
+
+def test_statistics_error_is_cpythons_value_error_and_module_classes_show_their_module() -> None:
+    # `statistics.mean([])` was an uncatchable refusal, `statistics.StatisticsError`
+    # "has no attribute"; `json.JSONDecodeError` printed `<class 'JSONDecodeError'>`.
+    assert_as_cpython(
+        """
+import statistics, json, dataclasses
+for f in [lambda: statistics.mean([]), lambda: statistics.stdev([1]),
+          lambda: statistics.median([]), lambda: statistics.mode([]),
+          lambda: statistics.variance([2.0])]:
+    for exc in (statistics.StatisticsError, ValueError, Exception):
+        try:
+            f()
+        except exc as e:
+            print(exc.__name__, type(e).__name__, e, e.args, isinstance(e, ValueError))
+print(statistics.StatisticsError, statistics.StatisticsError.__mro__)
+print(statistics.StatisticsError.__module__, json.JSONDecodeError.__module__)
+print(json.JSONDecodeError, dataclasses.FrozenInstanceError)
+try:
+    raise statistics.StatisticsError('x')
+except ValueError as e:
+    print('caught', repr(e), type(e))
+try:
+    json.loads('[')
+except ValueError as e:
+    print(repr(e), type(e))
+"""
+    )

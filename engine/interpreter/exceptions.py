@@ -497,7 +497,7 @@ def wrong_arguments(
 
 # What `cpython_refusal` asks: an empty object of each type whose methods the program's
 # objects have, and the built-in functions by name.
-_RECEIVERS: dict[type, type] = {list: list, dict: dict, str: str, PSet: set}
+_RECEIVERS: dict[type, type] = {list: list, dict: dict, str: str, PSet: set, tuple: tuple}
 _FUNCTIONS: dict[str, Callable[..., Any]] = {
     function.__name__: function
     for function in (

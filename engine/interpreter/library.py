@@ -293,16 +293,14 @@ class Library:
         m = self.machine
 
         def index(obj: tuple[Any, ...], args: list[Any], kwargs: dict[str, Any]) -> int:
-            item = one(args, kwargs, "index")
-            state.charge(len(obj))
-            for i, candidate in enumerate(obj):
-                if m.compare("==", candidate, item):
-                    return i
-            missing = ValueError("tuple.index(x): x not in tuple")
-            raise caught_as("index(): the value is not in the tuple", missing)
+            found = self.find_index(obj, args, kwargs, tuple)
+            if found is None:
+                missing = ValueError("tuple.index(x): x not in tuple")
+                raise caught_as("index(): the value is not in the tuple", missing)
+            return found
 
         def count(obj: tuple[Any, ...], args: list[Any], kwargs: dict[str, Any]) -> int:
-            item = one(args, kwargs, "count")
+            item = one(args, kwargs, "count", tuple)
             state.charge(len(obj))
             return sum(1 for candidate in obj if m.compare("==", candidate, item))
 
@@ -353,6 +351,32 @@ class Library:
             "index": self.bound(index, "index"),
             "count": self.bound(count, "count"),
         }
+
+    def find_index(
+        self, obj: list[Any] | tuple[Any, ...], args: list[Any], kwargs: dict[str, Any], owner: type
+    ) -> int | None:
+        """`xs.index(x[, start[, stop]])` of a list or tuple: where `x` is first `==` an
+        item between `start` and `stop` (read as a slice's bounds, an object's
+        `__index__` too), a step an item; None where it is not. CPython's TypeErrors for
+        the wrong arguments (`index expected at least 1 argument, got 0`)."""
+        if kwargs or not 1 <= len(args) <= 3:
+            words = "index() takes a value and an optional start and stop"
+            raise wrong_arguments(words, "index", args, kwargs, cpython=owner().index)
+        bounds = [self.index(a) if type(a) is PInstance else a for a in args[1:]]
+        if any(type(a) is not int and type(a) is not bool for a in bounds):
+            words = "slice indices must be integers or have an __index__ method"
+            raise ProgramError(words, kind="TypeError")
+        first = bounds[0] if bounds else None
+        last = bounds[1] if len(bounds) == 2 else None
+        start, stop, _ = slice(first, last).indices(len(obj))
+        item, compare, charge = args[0], self.machine.compare, self.state.charge
+        for i in range(start, stop):
+            if i >= len(obj):  # (an `__eq__` of the program's may have shortened it)
+                break
+            charge(1)
+            if compare("==", obj[i], item):
+                return i
+        return None
 
     def items(self, iterable: Any) -> Iterator[Any]:
         """Iterate a program value, charging a step per item."""
@@ -1900,9 +1924,15 @@ class Library:
         def insert(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> None:
             if len(args) == 2 and type(args[0]) is PInstance:  # its class's `__index__`
                 args = [self.index(args[0]), args[1]]
-            if kwargs or len(args) != 2 or type(args[0]) is not int:
+            if kwargs or len(args) != 2:
                 words = "insert() takes an index and a value"
                 raise wrong_arguments(words, "insert", args, kwargs, list)
+            if type(args[0]) is not int:  # (a bool's is its int)
+                if type(args[0]) is not bool:
+                    shown = cpython_type(args[0])
+                    words = f"'{shown}' object cannot be interpreted as an integer"
+                    raise ProgramError(words, kind="TypeError")
+                args = [int(args[0]), args[1]]
             if len(obj) >= MAX_ITEMS:
                 state.check_items(len(obj) + 1)
             at = args[0] if args[0] >= 0 else len(obj) + args[0]
@@ -1955,14 +1985,10 @@ class Library:
         registry = m.collections
 
         def index(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> int:
-            if kwargs or len(args) != 1:
-                words = "index() takes exactly one argument here"
-                raise wrong_arguments(words, "index", args, kwargs, list)
+            found = self.find_index(obj, args, kwargs, list)
+            if found is not None:
+                return found
             item = args[0]
-            state.charge(len(obj))
-            for i, candidate in enumerate(obj):
-                if m.compare("==", candidate, item):
-                    return i
             kind = kinds.sequence_name(registry, obj)
             missing = ValueError(f"{m.texts.to_repr(item)[:80]} is not in {kind}")
             raise caught_as(f"index(): the value is not in the {kind}", missing)
@@ -2186,7 +2212,15 @@ class Library:
 
         methods = {name: self.bound(call, name) for name, call in table.items()}
         methods["most_common"] = self.only("Counter", most_common, "most_common", "dict")
+        methods["fromkeys"] = self.fromkeys_of
         return {**methods, **self.kinds_dict_methods()}
+
+    def fromkeys_of(self, obj: dict[Any, Any]) -> Builtin:
+        """`d.fromkeys(keys)`: the class method read off a dict, a plain one's."""
+        registry = self.machine.collections
+        if registry and kinds.kind_of(registry, obj) is not None:
+            raise ProgramError("fromkeys() of a collections dict is read off its class here")
+        return Builtin("dict.fromkeys", self.dict_fromkeys)
 
     def kinds_dict_methods(self) -> dict[str, Callable[[Any], Any]]:
         """What a Counter, an OrderedDict and a defaultdict add to a dict's methods."""
@@ -2323,7 +2357,13 @@ class Library:
         state = self.state
 
         def join(obj: str, args: list[Any], kwargs: dict[str, Any]) -> str:
-            parts = self.collect(one(args, kwargs, "join", str))
+            given = one(args, kwargs, "join", str)
+            try:
+                parts = self.collect(given)
+            except ProgramError as error:  # CPython's words of what is not iterable at all
+                if error.message != f"'{cpython_type(given)}' object is not iterable":
+                    raise
+                raise ProgramError("can only join an iterable", kind="TypeError") from None
             total = 0
             for position, part in enumerate(parts):
                 if type(part) is not str:

@@ -649,3 +649,28 @@ def test_a_string_or_set_methods_refusal_is_cpythons_error(statement: str) -> No
     # KeyError, `{}.setdefault([1])` Python's own TypeError said as a failure), or
     # CPython's class with other words, or (`'%y' % 1`) another error altogether.
     assert_as_cpython(caught(statement))
+
+
+SEQUENCE_METHODS = [
+    # `index(x, start, stop)` of a list or tuple, as CPython's slice of where it looks
+    "print([1, 2, 1].index(1, 1), (1, 2, 1).index(1, True), [1, 2, 3].index(3, -1))",
+    "print([1, 2, 3].index(1, -100, 100), (1, 2, 3).index(2, 0, 2))",
+    "print([1, 2].index(2, 0, 1))", "print((1, 2).index(2, 0, 1))", "print((1, 2).index(2, 5))",
+    "print([1, 2, 3].index(1, 2 ** 70))", "print([1].index(1, None))", "print([1].index(1, 'a'))",
+    "print([1].index(1, 1.5))", "print([1].index())", "print([1].index(1, 0, 1, 2))",
+    "print([1].index(x=1))", "print((1, 2).index())", "print((1, 2).index(1, 0, 1, 2))",
+    "print((1,).index(x=1))", "print((1, 2).count())", "print((1,).count(x=1))",
+    # `insert`'s index
+    "print([1, 2].insert('a', 1))", "print([1, 2].insert(1.5, 3))", "print([1].insert(None, 1))",
+    "print([].insert())", "xs = [1, 2]; xs.insert(True, 9); print(xs)",
+    # `join` of what is no iterable; `d.fromkeys` read off a dict
+    "print(' '.join(None))", "print(' '.join(5))", "print(''.join(x for x in 'ab'))",
+    "print({}.fromkeys(['a'], 0), {'x': 1}.fromkeys('ab'))",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("statement", SEQUENCE_METHODS)
+def test_a_sequence_methods_arguments_are_cpythons(statement: str) -> None:
+    # `index(x, start)` and `fromkeys` read off a dict were refused, `insert('a', 1)`
+    # and `(1, 2).count()` the engine's words, `' '.join(None)` another TypeError.
+    assert_as_cpython(caught(statement))

@@ -2540,7 +2540,17 @@ class Machine:
                 if self.collections:
                     self.no_deque_slice(obj)
                 removed = _slice_length(key, len(obj))
-                items = self.bounded_list(value, MAX_ITEMS - len(obj) + removed)
+                try:
+                    items = self.bounded_list(value, MAX_ITEMS - len(obj) + removed)
+                except ProgramError as error:  # of what is no iterable, CPython's words
+                    if error.message != f"'{python_type_name(value)}' object is not iterable":
+                        raise
+                    words = (
+                        "can only assign an iterable"
+                        if key.step is None or key.step == 1
+                        else "must assign iterable to extended slice"
+                    )
+                    raise ProgramError(words, kind="TypeError") from None
                 self.state.check_items(len(obj) - removed + len(items))
                 self.state.charge(len(obj) // MOVES_PER_STEP)
                 try:
@@ -2615,6 +2625,8 @@ class Machine:
             if index is not NO_METHOD:
                 self.del_item(obj, index)
                 return
+            raise bad_index(obj, key)
+        if kind is list:  # `del xs['a']`: CPython's TypeError of the index
             raise bad_index(obj, key)
         raise ProgramError(
             f"'{python_type_name(obj)}' object doesn't support item deletion", kind="TypeError"

@@ -674,3 +674,20 @@ def test_a_sequence_methods_arguments_are_cpythons(statement: str) -> None:
     # `index(x, start)` and `fromkeys` read off a dict were refused, `insert('a', 1)`
     # and `(1, 2).count()` the engine's words, `' '.join(None)` another TypeError.
     assert_as_cpython(caught(statement))
+
+
+ITEM_WRITES = [
+    "xs = [3, 1, 2]; xs[1:2] = 5", "xs = [3, 1, 2]; xs[:] = None", "xs = [3, 1, 2]; xs[::2] = 1",
+    "xs = [3, 1, 2]; xs[::1] = 1.5", "xs = [3, 1, 2]; xs[::-1] = None",
+    "xs = [3, 1, 2]; xs[1:] = 'ab'; xs[0:0] = (i for i in range(2)); print(xs)",
+    "xs = [3, 1, 2]; del xs['a']", "xs = [3, 1, 2]; del xs[None]", "xs = [3, 1, 2]; del xs[1.5]",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("statement", ITEM_WRITES)
+def test_a_lists_slice_written_with_no_iterable_or_deleted_by_no_index_is_cpythons(
+    statement: str,
+) -> None:
+    # `xs[1:2] = 5` said "'int' object is not iterable", `del xs['a']` "'list' object
+    # doesn't support item deletion": CPython's TypeError in other words.
+    assert_as_cpython(caught(statement))

@@ -1375,6 +1375,8 @@ class Library:
                 if cls.args:  # `isinstance(x, List[int])`: CPython's TypeError
                     words = "Subscripted generics cannot be used with class and instance checks"
                     raise ProgramError(words, kind="TypeError")
+                if type(value) is PInstance:  # its class's MRO walked for each method asked
+                    self.state.charge(len(value.cls.mro) // 2)
                 if abstract_instance(cls.name, value) and (
                     # a deque is no `typing.List` (a list here, kept apart by its kind)
                     cls.name != "List"
@@ -1515,10 +1517,7 @@ class Library:
                 ):
                     return True
             elif type(option) is Annotation and option.name in _ABSTRACT_NAMES:
-                if option.args:  # `issubclass(list, List[int])`: CPython's TypeError
-                    words = "Subscripted generics cannot be used with class and instance checks"
-                    raise ProgramError(words, kind="TypeError")
-                if abstract_subclass(option.name, cls):
+                if self.abstract_option(cls, option):
                     return True  # `issubclass(list, Iterable)`, `issubclass(Node, Hashable)`
             elif type(option) is Annotation and option.name in _PROTOCOLS:
                 if protocol_subclass(cls, *_PROTOCOLS[option.name]):
@@ -1535,6 +1534,17 @@ class Library:
                     kind="TypeError",
                 )
         return False
+
+    def abstract_option(self, cls: Any, option: Annotation) -> bool:
+        """`issubclass(cls, option)` of an abstract class (`abstract_subclass`); of one
+        subscripted CPython's TypeError. A class's MRO is walked for each method the
+        abstract class asks: charged."""
+        if option.args:  # `issubclass(list, List[int])`
+            words = "Subscripted generics cannot be used with class and instance checks"
+            raise ProgramError(words, kind="TypeError")
+        if type(cls) is PClass:
+            self.state.charge(len(cls.mro) // 2)
+        return abstract_subclass(option.name, cls)
 
     def converted(self, value: Any, dunder: str, kind: type) -> Any:
         """`float(v)` / `int(v)` of an object of the program's class: its own `__float__`

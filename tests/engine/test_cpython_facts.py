@@ -2759,3 +2759,20 @@ except ValueError as e:
     print(repr(e), type(e))
 """
     )
+
+
+def test_asking_an_abstract_class_of_a_deep_class_again_and_again_is_bounded() -> None:
+    # Each answer walks the class's MRO for each method the abstract class looks for:
+    # charged, so the loop meets the step bound, not only the clock.
+    source = """
+from collections.abc import Iterable, Generator
+C = object
+for i in range(190):
+    C = type('C%d' % i, (C,), {})
+opts = (Generator, Iterable) * 4
+n = 0
+while True:
+    n += issubclass(C, opts) + isinstance(C(), opts)
+"""
+    with pytest.raises(EngineError, match="too many steps"):
+        trace_source(source + TAIL, limits=Limits(max_steps=100_000))

@@ -1064,10 +1064,14 @@ class Library:
         key = kwargs.pop("key", None)
         has_default = "default" in kwargs
         default = kwargs.pop("default", None)
-        if kwargs:
-            raise ProgramError(f"{which}() takes only key= and default= keywords")
+        if kwargs:  # CPython's TypeError, `'x' is an invalid keyword argument for max()`
+            words = f"{which}() takes only key= and default= keywords"
+            raise wrong_arguments(words, which, args, kwargs)
         if not args:  # `min()`: CPython's TypeError
             raise wrong_arguments(f"{which}() of an empty sequence", which, args, kwargs)
+        if has_default and len(args) > 1:
+            words = f"Cannot specify a default for {which}() with multiple positional arguments"
+            raise ProgramError(words, kind="TypeError")
         candidates = self.collect(args[0]) if len(args) == 1 else list(args)
         if not candidates:
             if has_default:
@@ -1160,13 +1164,24 @@ class Library:
         return _strict_zip([self.flat(arg) for arg in args])
 
     def enumerate_(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
-        start = kwargs.pop("start", args[1] if len(args) > 1 else 0)
+        """`enumerate(iterable, start=0)`, either by name, as CPython's, with its
+        TypeErrors for the wrong arguments and a start that is no integer."""
+        places = {"iterable": 0, "start": 1}
+        if (
+            len(args) > 2
+            or any(places.get(key, 0) < len(args) for key in kwargs)
+            or (not args and "iterable" not in kwargs)
+        ):
+            words = "enumerate() takes an iterable and an optional integer start"
+            raise wrong_arguments(words, "enumerate", args, kwargs, cpython=enumerate)
+        iterable = args[0] if args else kwargs["iterable"]
+        start = args[1] if len(args) > 1 else kwargs.get("start", 0)
         if type(start) is PInstance:  # its class's `__index__`
             start = self.index(start)
-        if kwargs or not 1 <= len(args) <= 2 or type(start) is not int:
-            words = "enumerate() takes an iterable and an optional integer start"
-            raise wrong_arguments(words, "enumerate", args, kwargs)
-        return enumerate(self.flat(args[0]), start)
+        if type(start) is not int and type(start) is not bool:
+            words = f"'{cpython_type(start)}' object cannot be interpreted as an integer"
+            raise ProgramError(words, kind="TypeError")
+        return enumerate(self.flat(iterable), int(start))
 
     def ascii_(self, value: Any) -> str:
         """`ascii(x)`: `repr(x)` with each character past ASCII escaped, as CPython's
@@ -1232,7 +1247,13 @@ class Library:
         reverse = kwargs.pop("reverse", False)
         if kwargs or len(args) != 1:
             words = "sorted() takes an iterable and key=, reverse= keywords"
-            raise wrong_arguments(words, "sorted", args, kwargs)
+            refused = wrong_arguments(words, "sorted", args, kwargs)
+            if len(args) == 1:  # (a keyword list.sort() has not: CPython's words name it)
+                refused.kind = "TypeError"
+                refused.args_seen = (
+                    f"'{next(iter(kwargs))}' is an invalid keyword argument for sort()",
+                )
+            raise refused
         items = self.collect(args[0])
         self.sort(items, key, reverse)
         return items
@@ -1242,6 +1263,13 @@ class Library:
         keys and comparisons run (a key or `__lt__` that appends to it no longer grows
         what is being sorted, nor one that clears it breaks the sort), then holds its
         items sorted; one changed meanwhile is CPython's ValueError, its changes dropped."""
+        if type(reverse) is PInstance:  # its class's `__index__`
+            reverse = self.index(reverse)
+        if type(reverse) is not bool and type(reverse) is not int:  # as CPython's C int
+            words = f"'{cpython_type(reverse)}' object cannot be interpreted as an integer"
+            raise ProgramError(words, kind="TypeError")
+        if not -(2**31) <= reverse < 2**31:
+            raise ProgramError("Python int too large to convert to C int", kind="OverflowError")
         saved = items[:]
         items.clear()
         try:

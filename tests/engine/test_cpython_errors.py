@@ -691,3 +691,26 @@ def test_a_lists_slice_written_with_no_iterable_or_deleted_by_no_index_is_cpytho
     # `xs[1:2] = 5` said "'int' object is not iterable", `del xs['a']` "'list' object
     # doesn't support item deletion": CPython's TypeError in other words.
     assert_as_cpython(caught(statement))
+
+
+BUILTIN_KEYWORDS = [
+    "print(list(enumerate('ab', start=1.5)))", "print(list(enumerate('ab', start=True)))",
+    "print(list(enumerate(iterable='ab')), list(enumerate(start=3, iterable='ab')))",
+    "print(list(enumerate('ab', start='a')))", "print(list(enumerate('ab', iterable='c')))",
+    "print(list(enumerate()))", "print(list(enumerate('a', 1, 2)))",
+    "print(list(enumerate('a', x=1)))", "print(list(enumerate('ab', 2 ** 70)))",
+    "print(sorted([2, 1], reverse=None))", "print(sorted([2, 1], reverse='a'))",
+    "print(sorted([2, 1], reverse=1.5))", "print(sorted([2, 1], reverse=2 ** 40))",
+    "xs = [2, 1]; xs.sort(reverse=None)", "print(sorted([2, 1], key=None, reverse=1))",
+    "print(sorted([2, 1], cmp=None))", "print(sorted([1], key=len, x=2))",
+    "print(max(1, 2, default=5))", "print(min(1, 2, default=0, key=None))",
+    "print(max([1], x=1))", "print(max([], default=None, key=len), max([3], default=1))",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("statement", BUILTIN_KEYWORDS)
+def test_a_builtins_keywords_are_cpythons(statement: str) -> None:
+    # `enumerate(iterable=...)`, `start=True` were refused, `start=1.5` the engine's
+    # words; `sorted(reverse=None)` sorted where CPython refuses; `max(1, 2,
+    # default=5)` was 2, CPython's TypeError.
+    assert_as_cpython(caught(statement))

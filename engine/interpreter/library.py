@@ -2363,8 +2363,15 @@ class Library:
                 raise ProgramError("pop from an empty set", kind="KeyError")
             return obj.pop()
 
-        changes = {"add": add, "update": update, "discard": discard, "remove": remove}
+        changes: dict[str, Callable[[PSet, list[Any], dict[str, Any]], Any]] = {
+            "add": add,
+            "update": update,
+            "discard": discard,
+            "remove": remove,
+        }
         changes.update(clear=clear, pop=pop)
+        for operation in ("difference", "intersection", "symmetric_difference"):
+            changes[f"{operation}_update"] = self.set_in_place(operation)
         table = {
             "copy": copy,
             **{
@@ -2376,6 +2383,22 @@ class Library:
         for name, call in changes.items():  # a frozenset has none of them
             methods[name] = self.changing(call if name == "add" else _unfrozen(call, name), name)
         return methods
+
+    def set_in_place(self, name: str) -> Callable[[PSet, list[Any], dict[str, Any]], None]:
+        """`s.difference_update(t, ...)` and its like: `s -= t` for each, in turn
+        (`symmetric_difference_update` of one, as CPython's)."""
+        many = name != "symmetric_difference"
+
+        def method(obj: PSet, args: list[Any], kwargs: dict[str, Any]) -> None:
+            called = f"{name}_update"
+            if kwargs or not (many or len(args) == 1):
+                words = f"{called}() takes {'iterables' if many else 'one iterable'}"
+                raise wrong_arguments(words, called, args, kwargs, PSet)
+            for arg in args:
+                other = self.make_set(self.collect(arg))
+                sets.combine_in_place(self.state, name, obj, other)
+
+        return method
 
     def changing(
         self, call: Callable[[PSet, list[Any], dict[str, Any]], Any], name: str

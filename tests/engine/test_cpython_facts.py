@@ -2776,3 +2776,36 @@ while True:
 """
     with pytest.raises(EngineError, match="too many steps"):
         trace_source(source + TAIL, limits=Limits(max_steps=100_000))
+
+
+def test_a_sets_update_methods_in_place_are_cpythons() -> None:
+    # `s.difference_update(t)` was "'set' object has no attribute ... here".
+    assert_as_cpython(
+        open_source := """
+s = {1, 2, 3, 4}
+print(s.difference_update([1], (2,)), s)
+s = {1, 2, 3, 4}
+s.intersection_update([1, 2, 9], {2, 1})
+print(s)
+s = {1, 2}
+s.symmetric_difference_update([2, 3])
+s.difference_update()
+print(s, sorted(dir(s))[-6:])
+for bad in [lambda: s.symmetric_difference_update(), lambda: s.difference_update(1),
+            lambda: s.symmetric_difference_update([1], [2]), lambda: s.intersection_update(x=1),
+            lambda: frozenset().difference_update([1])]:
+    try:
+        print(bad())
+    except (TypeError, AttributeError) as e:
+        print(type(e).__name__, e)
+s = {1, 2}
+s.intersection_update(s)
+s.difference_update(s)
+print(s)
+"""
+    )
+    assert "update" in open_source
+    with pytest.raises(EngineError, match="too many steps"):
+        trace_source(
+            "s = {1}\ns.difference_update(range(10 ** 9))" + TAIL, limits=Limits(max_steps=10_000)
+        )

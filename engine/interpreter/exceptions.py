@@ -41,6 +41,7 @@ from backprop_animator.engine.interpreter.objects import (
 from backprop_animator.engine.interpreter.runtime import (
     ITEMS_PER_STEP,
     MAX_ITEMS,
+    MODULE_ERRORS,
     RAISE_STEPS,
     ProgramError,
 )
@@ -49,11 +50,7 @@ from backprop_animator.engine.interpreter.text import cpython_type, python_type_
 # (name, base): each class after its base; the classes CPython programs raise and catch.
 # The classes of a module of the library, not built-in names (`dataclasses`', `json`'s),
 # and the module CPython's is in.
-NOT_BUILTIN = {
-    "FrozenInstanceError": "dataclasses.",
-    "JSONDecodeError": "json.decoder.",
-    "StatisticsError": "statistics.",
-}
+NOT_BUILTIN = MODULE_ERRORS
 HIERARCHY: tuple[tuple[str, str | None], ...] = (
     ("BaseException", None),
     ("Exception", "BaseException"),

@@ -2809,3 +2809,24 @@ print(s)
         trace_source(
             "s = {1}\ns.difference_update(range(10 ** 9))" + TAIL, limits=Limits(max_steps=10_000)
         )
+
+
+@pytest.mark.parametrize(
+    ("source", "words"),
+    [
+        ("import statistics\nstatistics.mean([])", "statistics.StatisticsError: mean requires"),
+        ("import json\njson.loads('[')", "json.decoder.JSONDecodeError: Expecting value"),
+        (
+            "from dataclasses import dataclass\n@dataclass(frozen=True)\nclass P:\n"
+            "    x: int\nP(1).x = 2",
+            "dataclasses.FrozenInstanceError: cannot assign to field 'x'",
+        ),
+    ],
+)
+def test_an_uncaught_error_of_a_library_module_is_named_by_its_module(
+    source: str, words: str
+) -> None:
+    # As CPython's traceback ends: `statistics.StatisticsError: ...` (was `StatisticsError`).
+    with pytest.raises(EngineError) as failed:
+        trace_source(source + TAIL)
+    assert str(failed.value).split(": ", 1)[1].startswith(words)

@@ -369,11 +369,11 @@ class Library:
         first = bounds[0] if bounds else None
         last = bounds[1] if len(bounds) == 2 else None
         start, stop, _ = slice(first, last).indices(len(obj))
-        item, compare, charge = args[0], self.machine.compare, self.state.charge
+        item, compare = args[0], self.machine.compare
+        self.state.charge(len(obj))  # (the walk's bound, charged before it, as it was)
         for i in range(start, stop):
             if i >= len(obj):  # (an `__eq__` of the program's may have shortened it)
                 break
-            charge(1)
             if compare("==", obj[i], item):
                 return i
         return None
@@ -2478,7 +2478,7 @@ class Library:
         def width(args: list[Any], kwargs: dict[str, Any], name: str) -> int:
             """A width given as an int, or as an object of its class's `__index__`, with
             CPython's TypeErrors for the wrong arguments (`ljust expected at least 1
-            argument, got 0`) and a width of another type; bounded as a string's size."""
+            argument, got 0`) and a width of another type; a negative one as 0."""
             most = 1 if name == "zfill" else 2
             if kwargs or not 1 <= len(args) <= most:
                 words = f"{name}() takes a width" + (" and a fill character" if most == 2 else "")
@@ -2488,16 +2488,19 @@ class Library:
             if type(size) is not int and type(size) is not bool:
                 words = f"'{cpython_type(size)}' object cannot be interpreted as an integer"
                 raise ProgramError(words, kind="TypeError")
-            state.check_str(size)
             return max(0, int(size))
 
         def ljust(obj: str, args: list[Any], kwargs: dict[str, Any]) -> str:
             size = width(args, kwargs, "ljust")
-            return obj.ljust(size, _fill(args))
+            fill = _fill(args)
+            state.check_str(max(len(obj), size))  # the string made, bounded and charged
+            return obj.ljust(size, fill)
 
         def rjust(obj: str, args: list[Any], kwargs: dict[str, Any]) -> str:
             size = width(args, kwargs, "rjust")
-            return obj.rjust(size, _fill(args))
+            fill = _fill(args)
+            state.check_str(max(len(obj), size))
+            return obj.rjust(size, fill)
 
         table: dict[str, Callable[[str, list[Any], dict[str, Any]], Any]] = {
             name: simple(name)
@@ -2511,10 +2514,14 @@ class Library:
             # Python's own: an odd margin's extra fill goes left when the width is odd,
             # where a format's `^` puts it right ('it\'s'.center(9, '*') is '***it\'s**').
             size = width(args, kwargs, "center")
-            return obj.center(size, _fill(args))
+            fill = _fill(args)
+            state.check_str(size)
+            return obj.center(size, fill)
 
         def zfill(obj: str, args: list[Any], kwargs: dict[str, Any]) -> str:
-            return obj.zfill(width(args, kwargs, "zfill"))
+            size = width(args, kwargs, "zfill")
+            state.check_str(size)
+            return obj.zfill(size)
 
         table.update(
             center=center,

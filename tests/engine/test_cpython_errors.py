@@ -624,6 +624,7 @@ STRING_AND_SET_METHODS = [
     "print('abc'.zfill(5, 1))", "print('abc'.center(width=5))",
     "print('abc'.center(8, '{'), 'abc'.ljust(8, '}'), 'abc'.rjust(True, 'x'), '-4'.zfill(5))",
     "print('abc'.center(-5), 'é'.center(4, 'ü'), 'ab'.rjust(5), 'ab'.ljust(4, '.') + '|')",
+    "print('a'.rjust(-10 ** 9), 'a'.ljust(-5) + '|', 'a'.zfill(-3), 'ab'.center(1))",
     # `%` formatting: a conversion CPython has not, or none, is its ValueError
     "print('%y' % 1)", "print('%' % ())", "print('100%' % ())", "print('%(a' % {'a': 1})",
     "print('%d %y' % (1, 2))", "print('%s %' % (1,))", "print('%5.2z' % 1)",
@@ -714,3 +715,11 @@ def test_a_builtins_keywords_are_cpythons(statement: str) -> None:
     # words; `sorted(reverse=None)` sorted where CPython refuses; `max(1, 2,
     # default=5)` was 2, CPython's TypeError.
     assert_as_cpython(caught(statement))
+
+
+@pytest.mark.parametrize(
+    "statement", ["'a'.ljust(10 ** 6)", "'a'.rjust(10 ** 5, '*')", "'a'.center(10 ** 7)"]
+)
+def test_a_padded_string_stays_within_the_string_bound(statement: str) -> None:
+    with pytest.raises(EngineError, match="strings here stay within"):
+        trace_source(f"x = {statement}" + TAIL)

@@ -2414,6 +2414,21 @@ class Library:
         self.unbound[method] = call
         return method
 
+    def string_width(self, args: list[Any], kwargs: dict[str, Any], name: str) -> int:
+        """A width given as an int, or as an object of its class's `__index__`, with
+        CPython's TypeErrors for the wrong arguments (`ljust expected at least 1
+        argument, got 0`) and a width of another type; a negative one as 0."""
+        most = 1 if name == "zfill" else 2
+        if kwargs or not 1 <= len(args) <= most:
+            words = f"{name}() takes a width" + (" and a fill character" if most == 2 else "")
+            raise wrong_arguments(words, name, args, kwargs, cpython=getattr("", name))
+        given = args[0]
+        size = self.index(given) if type(given) is PInstance else given
+        if type(size) is not int and type(size) is not bool:
+            words = f"'{cpython_type(size)}' object cannot be interpreted as an integer"
+            raise ProgramError(words, kind="TypeError")
+        return max(0, int(size))
+
     def str_methods(self) -> dict[str, Callable[[Any], Builtin]]:
         state = self.state
 
@@ -2475,29 +2490,14 @@ class Library:
             state.check_str(len(obj) + replaced * (len(new) - len(old)))
             return obj.replace(old, new, max(-1, min(int(count), len(obj) + 1)))
 
-        def width(args: list[Any], kwargs: dict[str, Any], name: str) -> int:
-            """A width given as an int, or as an object of its class's `__index__`, with
-            CPython's TypeErrors for the wrong arguments (`ljust expected at least 1
-            argument, got 0`) and a width of another type; a negative one as 0."""
-            most = 1 if name == "zfill" else 2
-            if kwargs or not 1 <= len(args) <= most:
-                words = f"{name}() takes a width" + (" and a fill character" if most == 2 else "")
-                raise wrong_arguments(words, name, args, kwargs, cpython=getattr("", name))
-            given = args[0]
-            size = self.index(given) if type(given) is PInstance else given
-            if type(size) is not int and type(size) is not bool:
-                words = f"'{cpython_type(size)}' object cannot be interpreted as an integer"
-                raise ProgramError(words, kind="TypeError")
-            return max(0, int(size))
-
         def ljust(obj: str, args: list[Any], kwargs: dict[str, Any]) -> str:
-            size = width(args, kwargs, "ljust")
+            size = self.string_width(args, kwargs, "ljust")
             fill = _fill(args)
             state.check_str(max(len(obj), size))  # the string made, bounded and charged
             return obj.ljust(size, fill)
 
         def rjust(obj: str, args: list[Any], kwargs: dict[str, Any]) -> str:
-            size = width(args, kwargs, "rjust")
+            size = self.string_width(args, kwargs, "rjust")
             fill = _fill(args)
             state.check_str(max(len(obj), size))
             return obj.rjust(size, fill)
@@ -2513,13 +2513,13 @@ class Library:
         def center(obj: str, args: list[Any], kwargs: dict[str, Any]) -> str:
             # Python's own: an odd margin's extra fill goes left when the width is odd,
             # where a format's `^` puts it right ('it\'s'.center(9, '*') is '***it\'s**').
-            size = width(args, kwargs, "center")
+            size = self.string_width(args, kwargs, "center")
             fill = _fill(args)
             state.check_str(size)
             return obj.center(size, fill)
 
         def zfill(obj: str, args: list[Any], kwargs: dict[str, Any]) -> str:
-            size = width(args, kwargs, "zfill")
+            size = self.string_width(args, kwargs, "zfill")
             state.check_str(size)
             return obj.zfill(size)
 

@@ -41,14 +41,16 @@ from backprop_animator.engine.interpreter.objects import (
 from backprop_animator.engine.interpreter.runtime import (
     ITEMS_PER_STEP,
     MAX_ITEMS,
+    MODULE_ERRORS,
     RAISE_STEPS,
     ProgramError,
 )
 from backprop_animator.engine.interpreter.text import cpython_type, python_type_name
 
 # (name, base): each class after its base; the classes CPython programs raise and catch.
-# The classes of a module of the library, not built-in names (`dataclasses`', `json`'s).
-NOT_BUILTIN = frozenset({"FrozenInstanceError", "JSONDecodeError"})
+# The classes of a module of the library, not built-in names (`dataclasses`', `json`'s),
+# and the module CPython's is in.
+NOT_BUILTIN = MODULE_ERRORS
 HIERARCHY: tuple[tuple[str, str | None], ...] = (
     ("BaseException", None),
     ("Exception", "BaseException"),
@@ -65,6 +67,7 @@ HIERARCHY: tuple[tuple[str, str | None], ...] = (
     ("UnicodeEncodeError", "UnicodeError"),
     ("UnicodeDecodeError", "UnicodeError"),
     ("JSONDecodeError", "ValueError"),  # json's, not a built-in name
+    ("StatisticsError", "ValueError"),  # statistics', not a built-in name
     ("TypeError", "Exception"),
     ("AttributeError", "Exception"),
     ("FrozenInstanceError", "AttributeError"),  # dataclasses', not a built-in name
@@ -491,7 +494,7 @@ def wrong_arguments(
 
 # What `cpython_refusal` asks: an empty object of each type whose methods the program's
 # objects have, and the built-in functions by name.
-_RECEIVERS: dict[type, type] = {list: list, dict: dict, str: str, PSet: set}
+_RECEIVERS: dict[type, type] = {list: list, dict: dict, str: str, PSet: set, tuple: tuple}
 _FUNCTIONS: dict[str, Callable[..., Any]] = {
     function.__name__: function
     for function in (

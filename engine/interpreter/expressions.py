@@ -45,6 +45,7 @@ from backprop_animator.engine.interpreter.objects import (
     REQUIRES_NAMES,
     RULE_ATTRIBUTE_WORDS,
     RULE_NAMES,
+    BoundMethod,
     Builtin,
     Frame,
     Function,
@@ -71,6 +72,7 @@ from backprop_animator.engine.interpreter.text import (
     NO_METHOD,
     Texts,
     a_type,
+    cpython_type,
     python_type_name,
 )
 from backprop_animator.engine.interpreter.type_hints import function_hints
@@ -1653,29 +1655,26 @@ class ExpressionCompiler:
         state = m.state
         as_dict = self.mapping_as_dict
 
-        def arguments(f: Frame) -> tuple[list[Any], dict[str, Any] | None]:
+        def arguments(
+            f: Frame, callee: Callable[[], Any]
+        ) -> tuple[list[Any], dict[str, Any] | None]:
+            """The call's arguments; `callee` gives what is called, for CPython's words of
+            a `*` or `**` it cannot unpack and of a keyword given twice."""
             if simple_args:
                 return [a(f) for a in args], None
             values: list[Any] = []
             for a, star in zip(args, starred, strict=True):
                 if star:
-                    for item in m.iterate(a(f)):
-                        state.charge(1)
-                        values.append(item)
+                    _unpack_into(m, a(f), values, lambda: function_words(m, callee()))
                 else:
                     values.append(a(f))
             kwargs: dict[str, Any] = {}
             for name, k in keywords:
                 if name is None:
-                    mapping = as_dict(k(f))
-                    if type(mapping) is not dict:
-                        raise ProgramError("** needs a dict")
-                    state.charge(len(mapping))  # a step per keyword, as `*` per argument
-                    for key, value in mapping.items():
-                        if type(key) is not str:
-                            raise ProgramError("keyword names must be strings")
-                        kwargs[key] = value
+                    _keywords_into(m, as_dict(k(f)), kwargs, callee)
                 else:
+                    if name in kwargs:  # (after a `**`: two literal ones are a SyntaxError)
+                        raise _given_twice(m, callee(), name)
                     kwargs[name] = k(f)
             return values, kwargs
 
@@ -1698,7 +1697,7 @@ class ExpressionCompiler:
 
             def run_method(f: Frame) -> Any:
                 obj = obj_expr(f)
-                values, kwargs = arguments(f)
+                values, kwargs = arguments(f, lambda: get_attr(obj, method))
                 position = state.position
                 try:
                     # (A rule, `_backward` as a method of the class too, is watched below.)
@@ -1741,7 +1740,7 @@ class ExpressionCompiler:
 
         def run(f: Frame) -> Any:
             target = func_expr(f)
-            values, kwargs = arguments(f)
+            values, kwargs = arguments(f, lambda: target)
             try:
                 if type(target) is _SuperMaker:
                     return target.make(values)
@@ -1889,6 +1888,7 @@ class ExpressionCompiler:
         kind = type(node)
         m = self.m
         state = m.state
+        named = None if kind is ast.Set else lambda: "Value"
 
         def values(f: Frame) -> list[Any]:
             if not any(starred):
@@ -1896,9 +1896,7 @@ class ExpressionCompiler:
             out: list[Any] = []
             for item, star in zip(items, starred, strict=True):
                 if star:
-                    for value in m.iterate(item(f)):
-                        state.charge(1)
-                        out.append(value)
+                    _unpack_into(m, item(f), out, named)
                     state.check_items(len(out))
                 else:
                     out.append(item(f))
@@ -1966,6 +1964,9 @@ class ExpressionCompiler:
                     if type(mapping) is MappingProxyType:  # `{**C.__dict__}`
                         mapping = mapping.copy()
                     if type(mapping) is not dict:
+                        if type(mapping) is not PClass:  # (one with `keys`: refused)
+                            words = f"'{cpython_type(mapping)}' object is not a mapping"
+                            raise ProgramError(words, kind="TypeError")
                         raise ProgramError("** in a dict needs a dict")
                     charge(len(mapping))  # a step per item copied, as `d.copy()`
                     for k, v in mapping.items():
@@ -2545,3 +2546,71 @@ ITERATOR_CODES.update(
     for code in ExpressionCompiler.generator.__code__.co_consts
     if isinstance(code, CodeType) and code.co_name == "loop"
 )
+
+
+def _unpack_into(m: Any, value: Any, values: list[Any], named: Callable[[], str] | None) -> None:
+    """`f(*value)`, `[*value]`: its items after `values`, a step each; of what is not
+    iterable at all CPython's `f() argument after * must be an iterable, not int` (what
+    `named` names, `Value` of a list's or tuple's display; a set's is iteration's own)."""
+    count = 0
+    try:
+        for item in m.iterate(value):
+            m.state.charge(1)
+            values.append(item)
+            count += 1
+    except ProgramError as error:
+        kind = cpython_type(value)
+        if (
+            named is None
+            or count
+            or error.kind != "TypeError"
+            or error.message != f"'{kind}' object is not iterable"
+        ):
+            raise
+        after = "after" if named() == "Value" else "argument after"
+        words = f"{named()} {after} * must be an iterable, not {kind}"
+        raise ProgramError(words, kind="TypeError") from None
+
+
+def _given_twice(m: Any, callee: Any, name: str) -> ProgramError:
+    """`f(a=1, **{'a': 2})`: CPython's TypeError, which names what is called as its
+    `_PyObject_FunctionStr` does."""
+    words = f"{function_words(m, callee)} got multiple values for keyword argument '{name}'"
+    return ProgramError(words, kind="TypeError")
+
+
+def function_words(m: Any, callee: Any) -> str:
+    """What CPython's call errors call `callee` (`_PyObject_FunctionStr`): a function of
+    the program's `__main__.f()` (its qualified name: `__main__.A.m()`), a class
+    `__main__.A()`, a built-in `print()` or `math.sqrt()`, anything else its `str`."""
+    kind = type(callee)
+    if kind is BoundMethod:
+        callee, kind = callee.function, type(callee.function)
+    if kind is Function or kind is PClass:
+        return f"__main__.{callee.qualname}()"
+    if kind is TypeObject:
+        return f"{callee.module}{callee.name}()"
+    if isinstance(callee, Builtin):
+        return f"{callee.name}()"
+    return str(m.texts.to_str(callee))
+
+
+def _keywords_into(m: Any, mapping: Any, kwargs: dict[str, Any], callee: Callable[[], Any]) -> None:
+    """`f(**mapping)` (a mapping of the program's read as a dict already): its items into
+    `kwargs`, a step each, with CPython's TypeErrors for what is no mapping, a key that is
+    no string and a keyword given twice."""
+    if type(mapping) is MappingProxyType:  # `f(**C.__dict__)`
+        mapping = mapping.copy()
+    if type(mapping) is not dict:
+        if type(mapping) is PClass:
+            raise ProgramError("** needs a dict")
+        named = function_words(m, callee())
+        words = f"{named} argument after ** must be a mapping, not {cpython_type(mapping)}"
+        raise ProgramError(words, kind="TypeError")
+    m.state.charge(len(mapping))  # a step per keyword, as `*` per argument
+    for key, value in mapping.items():
+        if type(key) is not str:
+            raise ProgramError("keywords must be strings", kind="TypeError")
+        if key in kwargs:
+            raise _given_twice(m, callee(), key)
+        kwargs[key] = value

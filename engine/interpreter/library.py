@@ -10,13 +10,23 @@ program draws exactly CPython's numbers.
 
 from __future__ import annotations
 
+import abc as _host_abc
 import builtins as _host_builtins
 import collections as _host_collections
+import collections.abc as _host_collections_abc
+import itertools as _host_itertools
 import math
 import random
+import typing as _host_typing
 from collections.abc import Callable, Iterator
 from functools import partial
-from types import GeneratorType, MappingProxyType
+from types import (
+    BuiltinFunctionType,
+    FunctionType,
+    GeneratorType,
+    MappingProxyType,
+    MethodType,
+)
 from typing import Any, cast
 
 from backprop_animator.engine.interpreter import binary, sets
@@ -174,6 +184,8 @@ class Library:
             lambda value: machine.bounded_list(value, MAX_ITEMS),
         )
         machine.texts.builtin_classes = {self.object_class, *machine.exceptions.values()}
+        for name, module in NOT_BUILTIN.items():  # `<class 'json.decoder.JSONDecodeError'>`
+            machine.texts.class_modules[machine.exceptions[name]] = module
         # What each method `bound` made binds (`Machine.direct`).
         self.unbound: dict[Any, Callable[[Any, list[Any], dict[str, Any]], Any]] = {}
         machine.methods.update(
@@ -195,6 +207,7 @@ class Library:
         machine.methods[bytes] = binary.methods(machine.state)
         machine.methods[MappingProxyType] = self.class_dict_methods()
         machine.methods[slice] = self.slice_members()
+        machine.methods[range] = self.range_members()
         for view in SET_LIKE_VIEWS:  # the views that are sets too
             machine.methods[view] = {"isdisjoint": self.bound(self.view_isdisjoint, "isdisjoint")}
         for view in VIEWS:  # `d.keys().mapping`: CPython's read-only proxy of the dict
@@ -280,20 +293,90 @@ class Library:
         m = self.machine
 
         def index(obj: tuple[Any, ...], args: list[Any], kwargs: dict[str, Any]) -> int:
-            item = one(args, kwargs, "index")
-            state.charge(len(obj))
-            for i, candidate in enumerate(obj):
-                if m.compare("==", candidate, item):
-                    return i
-            missing = ValueError("tuple.index(x): x not in tuple")
-            raise caught_as("index(): the value is not in the tuple", missing)
+            found = self.find_index(obj, args, kwargs, tuple)
+            if found is None:
+                missing = ValueError("tuple.index(x): x not in tuple")
+                raise caught_as("index(): the value is not in the tuple", missing)
+            return found
 
         def count(obj: tuple[Any, ...], args: list[Any], kwargs: dict[str, Any]) -> int:
-            item = one(args, kwargs, "count")
+            item = one(args, kwargs, "count", tuple)
             state.charge(len(obj))
             return sum(1 for candidate in obj if m.compare("==", candidate, item))
 
         return {"index": self.bound(index, "index"), "count": self.bound(count, "count")}
+
+    def range_members(self) -> dict[str, Callable[[Any], Any]]:
+        """A range's `start`, `stop`, `step`, `index(x)` and `count(x)`, as CPython's: of
+        an int at once, of anything else by `==` with each item in turn (a step each)."""
+        state = self.state
+        m = self.machine
+
+        def found(obj: range, item: Any) -> Iterator[int]:
+            for i, candidate in enumerate(obj):
+                state.charge(1)
+                if m.compare("==", candidate, item):
+                    yield i
+
+        def argument(name: str, args: list[Any], kwargs: dict[str, Any]) -> Any:
+            if kwargs or len(args) != 1:  # CPython's words, `range.index() takes ...`
+                words = f"{name}() takes exactly one argument"
+                raise wrong_arguments(words, name, args, kwargs, cpython=getattr(range(0), name))
+            return args[0]
+
+        def index(obj: range, args: list[Any], kwargs: dict[str, Any]) -> int:
+            item = argument("index", args, kwargs)
+            if type(item) is int or type(item) is bool:
+                if item in obj:
+                    return obj.index(item)
+                raise caught_as(
+                    f"{item!r} is not in range", ValueError(f"{item!r} is not in range")
+                )
+            first = next(found(obj, item), None)
+            if first is None:
+                words = "sequence.index(x): x not in sequence"
+                raise caught_as(words, ValueError(words))
+            return first
+
+        def count(obj: range, args: list[Any], kwargs: dict[str, Any]) -> int:
+            item = argument("count", args, kwargs)
+            if type(item) is int or type(item) is bool:
+                return obj.count(item)
+            return sum(1 for _ in found(obj, item))
+
+        return {
+            "start": lambda obj: obj.start,
+            "stop": lambda obj: obj.stop,
+            "step": lambda obj: obj.step,
+            "index": self.bound(index, "index"),
+            "count": self.bound(count, "count"),
+        }
+
+    def find_index(
+        self, obj: list[Any] | tuple[Any, ...], args: list[Any], kwargs: dict[str, Any], owner: type
+    ) -> int | None:
+        """`xs.index(x[, start[, stop]])` of a list or tuple: where `x` is first `==` an
+        item between `start` and `stop` (read as a slice's bounds, an object's
+        `__index__` too), a step an item; None where it is not. CPython's TypeErrors for
+        the wrong arguments (`index expected at least 1 argument, got 0`)."""
+        if kwargs or not 1 <= len(args) <= 3:
+            words = "index() takes a value and an optional start and stop"
+            raise wrong_arguments(words, "index", args, kwargs, cpython=owner().index)
+        bounds = [self.index(a) if type(a) is PInstance else a for a in args[1:]]
+        if any(type(a) is not int and type(a) is not bool for a in bounds):
+            words = "slice indices must be integers or have an __index__ method"
+            raise ProgramError(words, kind="TypeError")
+        first = bounds[0] if bounds else None
+        last = bounds[1] if len(bounds) == 2 else None
+        start, stop, _ = slice(first, last).indices(len(obj))
+        item, compare = args[0], self.machine.compare
+        self.state.charge(len(obj))  # (the walk's bound, charged before it, as it was)
+        for i in range(start, stop):
+            if i >= len(obj):  # (an `__eq__` of the program's may have shortened it)
+                break
+            if compare("==", obj[i], item):
+                return i
+        return None
 
     def items(self, iterable: Any) -> Iterator[Any]:
         """Iterate a program value, charging a step per item."""
@@ -324,7 +407,7 @@ class Library:
             "exit": Builtin("exit", partial(exit_program, m)),
             "quit": Builtin("quit", partial(exit_program, m)),
             "len": Builtin("len", self.len_),
-            "range": Builtin("range", self.range_),
+            "range": TypeObject("range", self.range_, (range,)),
             "sum": Builtin("sum", self.sum_),
             "min": Builtin("min", lambda a, k: self.extreme(a, k, "min")),
             "max": Builtin("max", lambda a, k: self.extreme(a, k, "max")),
@@ -355,7 +438,7 @@ class Library:
             "bytes": TypeObject(
                 "bytes", lambda a, k: binary.make(self.state, a, k, self.collect), (bytes,)
             ),
-            "bool": TypeObject("bool", lambda a, k: m.truthy(a[0]) if a else False, (bool,)),
+            "bool": TypeObject("bool", self.bool_, (bool,)),
             "list": TypeObject("list", self.list_, (list,)),
             "tuple": TypeObject("tuple", self.tuple_, (tuple,)),
             "set": TypeObject("set", self.set_, (PSet,)),
@@ -685,8 +768,12 @@ class Library:
             raise ProgramError(f"{a_type(value)} cannot be hashed", kind="TypeError") from None
 
     def character(self, value: Any) -> str:
-        if type(value) is not str or len(value) != 1:
-            raise ProgramError("ord() expected a character", kind="TypeError")
+        if type(value) is not str:  # CPython's words (a bytes object's of its length too)
+            words = f"ord() expected string of length 1, but {cpython_type(value)} found"
+            raise ProgramError(words, kind="TypeError")
+        if len(value) != 1:
+            words = f"ord() expected a character, but string of length {len(value)} found"
+            raise ProgramError(words, kind="TypeError")
         return value
 
     def index(self, value: Any) -> int:
@@ -977,10 +1064,14 @@ class Library:
         key = kwargs.pop("key", None)
         has_default = "default" in kwargs
         default = kwargs.pop("default", None)
-        if kwargs:
-            raise ProgramError(f"{which}() takes only key= and default= keywords")
+        if kwargs:  # CPython's TypeError, `'x' is an invalid keyword argument for max()`
+            words = f"{which}() takes only key= and default= keywords"
+            raise wrong_arguments(words, which, args, kwargs)
         if not args:  # `min()`: CPython's TypeError
             raise wrong_arguments(f"{which}() of an empty sequence", which, args, kwargs)
+        if has_default and len(args) > 1:
+            words = f"Cannot specify a default for {which}() with multiple positional arguments"
+            raise ProgramError(words, kind="TypeError")
         candidates = self.collect(args[0]) if len(args) == 1 else list(args)
         if not candidates:
             if has_default:
@@ -1064,22 +1155,34 @@ class Library:
         return result if type(result) is float else self.state.check_int(result)
 
     def zip_(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
-        strict = self.machine.truthy(kwargs.pop("strict", False))
-        if kwargs:
-            raise ProgramError("zip() takes only the strict= keyword")
+        if set(kwargs) - {"strict"}:
+            words = "zip() takes only the strict= keyword"
+            raise wrong_arguments(words, "zip", args, kwargs, cpython=zip)
+        strict = self.machine.truthy(kwargs.get("strict", False))
         if not strict:
             # (no `strict=False` written: a keyword costs `zip` a dict at each call)
             return zip(*[self.flat(arg) for arg in args])  # noqa: B905
         return _strict_zip([self.flat(arg) for arg in args])
 
     def enumerate_(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
-        start = kwargs.pop("start", args[1] if len(args) > 1 else 0)
+        """`enumerate(iterable, start=0)`, either by name, as CPython's, with its
+        TypeErrors for the wrong arguments and a start that is no integer."""
+        places = {"iterable": 0, "start": 1}
+        if (
+            len(args) > 2
+            or any(places.get(key, 0) < len(args) for key in kwargs)
+            or (not args and "iterable" not in kwargs)
+        ):
+            words = "enumerate() takes an iterable and an optional integer start"
+            raise wrong_arguments(words, "enumerate", args, kwargs, cpython=enumerate)
+        iterable = args[0] if args else kwargs["iterable"]
+        start = args[1] if len(args) > 1 else kwargs.get("start", 0)
         if type(start) is PInstance:  # its class's `__index__`
             start = self.index(start)
-        if kwargs or not 1 <= len(args) <= 2 or type(start) is not int:
-            words = "enumerate() takes an iterable and an optional integer start"
-            raise wrong_arguments(words, "enumerate", args, kwargs)
-        return enumerate(self.flat(args[0]), start)
+        if type(start) is not int and type(start) is not bool:
+            words = f"'{cpython_type(start)}' object cannot be interpreted as an integer"
+            raise ProgramError(words, kind="TypeError")
+        return enumerate(self.flat(iterable), int(start))
 
     def ascii_(self, value: Any) -> str:
         """`ascii(x)`: `repr(x)` with each character past ASCII escaped, as CPython's
@@ -1145,7 +1248,13 @@ class Library:
         reverse = kwargs.pop("reverse", False)
         if kwargs or len(args) != 1:
             words = "sorted() takes an iterable and key=, reverse= keywords"
-            raise wrong_arguments(words, "sorted", args, kwargs)
+            refused = wrong_arguments(words, "sorted", args, kwargs)
+            if len(args) == 1:  # (a keyword list.sort() has not: CPython's words name it)
+                refused.kind = "TypeError"
+                refused.args_seen = (
+                    f"'{next(iter(kwargs))}' is an invalid keyword argument for sort()",
+                )
+            raise refused
         items = self.collect(args[0])
         self.sort(items, key, reverse)
         return items
@@ -1155,6 +1264,13 @@ class Library:
         keys and comparisons run (a key or `__lt__` that appends to it no longer grows
         what is being sorted, nor one that clears it breaks the sort), then holds its
         items sorted; one changed meanwhile is CPython's ValueError, its changes dropped."""
+        if type(reverse) is PInstance:  # its class's `__index__`
+            reverse = self.index(reverse)
+        if type(reverse) is not bool and type(reverse) is not int:  # as CPython's C int
+            words = f"'{cpython_type(reverse)}' object cannot be interpreted as an integer"
+            raise ProgramError(words, kind="TypeError")
+        if not -(2**31) <= reverse < 2**31:
+            raise ProgramError("Python int too large to convert to C int", kind="OverflowError")
         saved = items[:]
         items.clear()
         try:
@@ -1208,7 +1324,8 @@ class Library:
 
     def map_(self, args: list[Any], kwargs: dict[str, Any]) -> Iterator[Any]:
         if kwargs or len(args) < 2:
-            raise ProgramError("map() takes a function and at least one iterable")
+            words = "map() takes a function and at least one iterable"
+            raise wrong_arguments(words, "map", args, kwargs, cpython=map)
         iterables = [self.flat(arg) for arg in args[1:]]
         return _mapped(self.machine.call, args[0], iterables)
 
@@ -1240,7 +1357,8 @@ class Library:
 
     def filter_(self, args: list[Any], kwargs: dict[str, Any]) -> Iterator[Any]:
         if kwargs or len(args) != 2:
-            raise ProgramError("filter() takes a function (or None) and an iterable")
+            words = "filter() takes a function (or None) and an iterable"
+            raise wrong_arguments(words, "filter", args, kwargs, cpython=filter)
         machine = self.machine
         return _filtered(machine.truthy, machine.call, args[0], [self.flat(args[1])])
 
@@ -1286,7 +1404,14 @@ class Library:
                 if cls.args:  # `isinstance(x, List[int])`: CPython's TypeError
                     words = "Subscripted generics cannot be used with class and instance checks"
                     raise ProgramError(words, kind="TypeError")
-                if abstract_instance(cls.name, value):
+                if type(value) is PInstance:  # its class's MRO walked for each method asked
+                    self.state.charge(len(value.cls.mro) // 2)
+                if abstract_instance(cls.name, value) and (
+                    # a deque is no `typing.List` (a list here, kept apart by its kind)
+                    cls.name != "List"
+                    or not self.machine.collections
+                    or kinds.kind_of(self.machine.collections, value) != "deque"
+                ):
                     return True
             elif type(cls) in _NOT_CLASSES:  # `isinstance(v, 'Value')`: CPython's TypeError
                 raise ProgramError(not_a_class, kind="TypeError")
@@ -1420,6 +1545,9 @@ class Library:
                     and any(issubclass(one, other) for one in cls.types for other in option.types)
                 ):
                     return True
+            elif type(option) is Annotation and option.name in _ABSTRACT_NAMES:
+                if self.abstract_option(cls, option):
+                    return True  # `issubclass(list, Iterable)`, `issubclass(Node, Hashable)`
             elif type(option) is Annotation and option.name in _PROTOCOLS:
                 if protocol_subclass(cls, *_PROTOCOLS[option.name]):
                     return True  # `issubclass(C, SupportsFloat)`: C has a `__float__`
@@ -1435,6 +1563,17 @@ class Library:
                     kind="TypeError",
                 )
         return False
+
+    def abstract_option(self, cls: Any, option: Annotation) -> bool:
+        """`issubclass(cls, option)` of an abstract class (`abstract_subclass`); of one
+        subscripted CPython's TypeError. A class's MRO is walked for each method the
+        abstract class asks: charged."""
+        if option.args:  # `issubclass(list, List[int])`
+            words = "Subscripted generics cannot be used with class and instance checks"
+            raise ProgramError(words, kind="TypeError")
+        if type(cls) is PClass:
+            self.state.charge(len(cls.mro) // 2)
+        return abstract_subclass(option.name, cls)
 
     def converted(self, value: Any, dunder: str, kind: type) -> Any:
         """`float(v)` / `int(v)` of an object of the program's class: its own `__float__`
@@ -1480,9 +1619,14 @@ class Library:
             "indices": self.bound(indices, "indices"),
         }
 
+    def bool_(self, args: list[Any], kwargs: dict[str, Any]) -> bool:
+        if kwargs or len(args) > 1:  # `bool(1, 2)`: CPython's TypeError
+            raise wrong_arguments("bool() takes one value", "bool", args, kwargs, cpython=bool)
+        return self.machine.truthy(args[0]) if args else False
+
     def str_(self, args: list[Any], kwargs: dict[str, Any]) -> str:
         if kwargs or len(args) > 1:
-            raise ProgramError("str() takes one value here")
+            raise wrong_arguments("str() takes one value here", "str", args, kwargs, cpython=str)
         return self.machine.texts.to_str(args[0]) if args else ""
 
     def int_(self, args: list[Any], kwargs: dict[str, Any]) -> int:
@@ -1490,7 +1634,8 @@ class Library:
             return 0  # `int()`, as `defaultdict(int)` calls it
         base = kwargs.pop("base", args[1] if len(args) == 2 else None)  # `int('ff', 16)`
         if kwargs or not 1 <= len(args) <= 2:
-            raise ProgramError("int() takes one number or string here")
+            words = "int() takes one number or string here"
+            raise wrong_arguments(words, "int", args, kwargs, cpython=int)
         if base is not None:
             if type(args[0]) is not str:
                 wrong = TypeError("int() can't convert non-string with explicit base")
@@ -1522,7 +1667,8 @@ class Library:
             same: float = args[0]
             return same
         if kwargs or len(args) > 1:
-            raise ProgramError("float() takes one number or string")
+            words = "float() takes one number or string"
+            raise wrong_arguments(words, "float", args, kwargs, cpython=float)
         if not args:
             return 0.0
         value = self.converted(args[0], "__float__", float)
@@ -1817,9 +1963,15 @@ class Library:
         def insert(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> None:
             if len(args) == 2 and type(args[0]) is PInstance:  # its class's `__index__`
                 args = [self.index(args[0]), args[1]]
-            if kwargs or len(args) != 2 or type(args[0]) is not int:
+            if kwargs or len(args) != 2:
                 words = "insert() takes an index and a value"
                 raise wrong_arguments(words, "insert", args, kwargs, list)
+            if type(args[0]) is not int:  # (a bool's is its int)
+                if type(args[0]) is not bool:
+                    shown = cpython_type(args[0])
+                    words = f"'{shown}' object cannot be interpreted as an integer"
+                    raise ProgramError(words, kind="TypeError")
+                args = [int(args[0]), args[1]]
             if len(obj) >= MAX_ITEMS:
                 state.check_items(len(obj) + 1)
             at = args[0] if args[0] >= 0 else len(obj) + args[0]
@@ -1872,14 +2024,10 @@ class Library:
         registry = m.collections
 
         def index(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> int:
-            if kwargs or len(args) != 1:
-                words = "index() takes exactly one argument here"
-                raise wrong_arguments(words, "index", args, kwargs, list)
+            found = self.find_index(obj, args, kwargs, list)
+            if found is not None:
+                return found
             item = args[0]
-            state.charge(len(obj))
-            for i, candidate in enumerate(obj):
-                if m.compare("==", candidate, item):
-                    return i
             kind = kinds.sequence_name(registry, obj)
             missing = ValueError(f"{m.texts.to_repr(item)[:80]} is not in {kind}")
             raise caught_as(f"index(): the value is not in the {kind}", missing)
@@ -2042,6 +2190,7 @@ class Library:
             if kwargs or not 1 <= len(args) <= 2:
                 words = "setdefault() takes a key and an optional default"
                 raise wrong_arguments(words, "setdefault", args, kwargs, dict)
+            self.machine.key(args[0])  # (an unhashable key: CPython's TypeError)
             if args[0] not in obj:
                 self.machine.set_item(obj, args[0], args[1] if len(args) == 2 else None)
             return obj[args[0]]
@@ -2102,7 +2251,15 @@ class Library:
 
         methods = {name: self.bound(call, name) for name, call in table.items()}
         methods["most_common"] = self.only("Counter", most_common, "most_common", "dict")
+        methods["fromkeys"] = self.fromkeys_of
         return {**methods, **self.kinds_dict_methods()}
+
+    def fromkeys_of(self, obj: dict[Any, Any]) -> Builtin:
+        """`d.fromkeys(keys)`: the class method read off a dict, a plain one's."""
+        registry = self.machine.collections
+        if registry and kinds.kind_of(registry, obj) is not None:
+            raise ProgramError("fromkeys() of a collections dict is read off its class here")
+        return Builtin("dict.fromkeys", self.dict_fromkeys)
 
     def kinds_dict_methods(self) -> dict[str, Callable[[Any], Any]]:
         """What a Counter, an OrderedDict and a defaultdict add to a dict's methods."""
@@ -2158,8 +2315,10 @@ class Library:
 
         def remove(obj: PSet, args: list[Any], kwargs: dict[str, Any]) -> None:
             item = self.machine.key(one(args, kwargs, "remove", PSet))
-            if item not in obj.items:
-                raise ProgramError("remove(): the item is not in the set")
+            if item not in obj.items:  # CPython's KeyError, which shows the item
+                missing = ProgramError("remove(): the item is not in the set", kind="KeyError")
+                missing.args_seen = (item,)
+                raise missing
             obj.discard(item)
 
         def copy(obj: PSet, args: list[Any], kwargs: dict[str, Any]) -> PSet:
@@ -2205,8 +2364,15 @@ class Library:
                 raise ProgramError("pop from an empty set", kind="KeyError")
             return obj.pop()
 
-        changes = {"add": add, "update": update, "discard": discard, "remove": remove}
+        changes: dict[str, Callable[[PSet, list[Any], dict[str, Any]], Any]] = {
+            "add": add,
+            "update": update,
+            "discard": discard,
+            "remove": remove,
+        }
         changes.update(clear=clear, pop=pop)
+        for operation in ("difference", "intersection", "symmetric_difference"):
+            changes[f"{operation}_update"] = self.set_in_place(operation)
         table = {
             "copy": copy,
             **{
@@ -2218,6 +2384,22 @@ class Library:
         for name, call in changes.items():  # a frozenset has none of them
             methods[name] = self.changing(call if name == "add" else _unfrozen(call, name), name)
         return methods
+
+    def set_in_place(self, name: str) -> Callable[[PSet, list[Any], dict[str, Any]], None]:
+        """`s.difference_update(t, ...)` and its like: `s -= t` for each, in turn
+        (`symmetric_difference_update` of one, as CPython's)."""
+        many = name != "symmetric_difference"
+
+        def method(obj: PSet, args: list[Any], kwargs: dict[str, Any]) -> None:
+            called = f"{name}_update"
+            if kwargs or not (many or len(args) == 1):
+                words = f"{called}() takes {'iterables' if many else 'one iterable'}"
+                raise wrong_arguments(words, called, args, kwargs, PSet)
+            for arg in args:
+                other = self.make_set(self.collect(arg))
+                sets.combine_in_place(self.state, name, obj, other)
+
+        return method
 
     def changing(
         self, call: Callable[[PSet, list[Any], dict[str, Any]], Any], name: str
@@ -2233,12 +2415,32 @@ class Library:
         self.unbound[method] = call
         return method
 
+    def string_width(self, args: list[Any], kwargs: dict[str, Any], name: str) -> int:
+        """A width given as an int, or as an object of its class's `__index__`, with
+        CPython's TypeErrors for the wrong arguments (`ljust expected at least 1
+        argument, got 0`) and a width of another type; a negative one as 0."""
+        most = 1 if name == "zfill" else 2
+        if kwargs or not 1 <= len(args) <= most:
+            words = f"{name}() takes a width" + (" and a fill character" if most == 2 else "")
+            raise wrong_arguments(words, name, args, kwargs, cpython=getattr("", name))
+        given = args[0]
+        size = self.index(given) if type(given) is PInstance else given
+        if type(size) is not int and type(size) is not bool:
+            words = f"'{cpython_type(size)}' object cannot be interpreted as an integer"
+            raise ProgramError(words, kind="TypeError")
+        return max(0, int(size))
+
     def str_methods(self) -> dict[str, Callable[[Any], Builtin]]:
         state = self.state
-        texts = self.machine.texts
 
         def join(obj: str, args: list[Any], kwargs: dict[str, Any]) -> str:
-            parts = self.collect(one(args, kwargs, "join", str))
+            given = one(args, kwargs, "join", str)
+            try:
+                parts = self.collect(given)
+            except ProgramError as error:  # CPython's words of what is not iterable at all
+                if error.message != f"'{cpython_type(given)}' object is not iterable":
+                    raise
+                raise ProgramError("can only join an iterable", kind="TypeError") from None
             total = 0
             for position, part in enumerate(parts):
                 if type(part) is not str:
@@ -2280,13 +2482,7 @@ class Library:
             return method
 
         def replace(obj: str, args: list[Any], kwargs: dict[str, Any]) -> str:
-            count = args[2] if len(args) == 3 else -1  # `replace(old, new, count)`
-            if kwargs or len(args) not in (2, 3) or any(type(a) is not str for a in args[:2]):
-                raise wrong_arguments(
-                    "replace() takes two strings here", "replace", args, kwargs, str
-                )
-            if type(count) not in (int, bool):
-                raise ProgramError("replace()'s count must be an integer", kind="TypeError")
+            count = _replace_count(args, kwargs)
             old, new = args[:2]
             # its length, measured before it is made (`count('')` is CPython's len + 1: a
             # `new` between each character); a bound on it refused a 9,800-character
@@ -2295,15 +2491,17 @@ class Library:
             state.check_str(len(obj) + replaced * (len(new) - len(old)))
             return obj.replace(old, new, max(-1, min(int(count), len(obj) + 1)))
 
-        def width(args: list[Any]) -> int:
-            """A width given as an int, or as an object of its class's `__index__`."""
-            return _width([self.index(a) if type(a) is PInstance else a for a in args])
-
         def ljust(obj: str, args: list[Any], kwargs: dict[str, Any]) -> str:
-            return texts.format(obj, _fill(args) + "<" + str(width(args[:1])))
+            size = self.string_width(args, kwargs, "ljust")
+            fill = _fill(args)
+            state.check_str(max(len(obj), size))  # the string made, bounded and charged
+            return obj.ljust(size, fill)
 
         def rjust(obj: str, args: list[Any], kwargs: dict[str, Any]) -> str:
-            return texts.format(obj, _fill(args) + ">" + str(width(args[:1])))
+            size = self.string_width(args, kwargs, "rjust")
+            fill = _fill(args)
+            state.check_str(max(len(obj), size))
+            return obj.rjust(size, fill)
 
         table: dict[str, Callable[[str, list[Any], dict[str, Any]], Any]] = {
             name: simple(name)
@@ -2316,13 +2514,13 @@ class Library:
         def center(obj: str, args: list[Any], kwargs: dict[str, Any]) -> str:
             # Python's own: an odd margin's extra fill goes left when the width is odd,
             # where a format's `^` puts it right ('it\'s'.center(9, '*') is '***it\'s**').
+            size = self.string_width(args, kwargs, "center")
             fill = _fill(args)
-            size = width(args[:1])
             state.check_str(size)
             return obj.center(size, fill)
 
         def zfill(obj: str, args: list[Any], kwargs: dict[str, Any]) -> str:
-            size = width(args)
+            size = self.string_width(args, kwargs, "zfill")
             state.check_str(size)
             return obj.zfill(size)
 
@@ -3094,9 +3292,9 @@ def _general_str_method(state: State, name: str) -> Callable[[str, list[Any], di
     own, which calls back into nothing; its errors are CPython's, caught as such."""
 
     def method(obj: str, args: list[Any], kwargs: dict[str, Any]) -> Any:
-        for value in (*args, *kwargs.values()):
-            if not _plain_argument(value):
-                raise ProgramError(f"{name}() takes strings and integers here")
+        if not all(map(_plain_argument, (*args, *kwargs.values()))):
+            args = [_host_argument(name, value) for value in args]
+            kwargs = {key: _host_argument(name, value) for key, value in kwargs.items()}
         if name == "expandtabs":
             # each tab becomes at most `tab` spaces: the bound, before the text is made
             tab = (args or list(kwargs.values()) or [8])[0]
@@ -3114,6 +3312,56 @@ def _general_str_method(state: State, name: str) -> Callable[[str, list[Any], di
         return result
 
     return method
+
+
+def _replace_count(args: list[Any], kwargs: dict[str, Any]) -> int:
+    """The count of `s.replace(old, new, count)` (-1 if none), its arguments checked
+    with CPython's TypeErrors."""
+    count = args[2] if len(args) == 3 else -1  # `replace(old, new, count)`
+    if kwargs or len(args) not in (2, 3):
+        raise wrong_arguments("replace() takes two strings here", "replace", args, kwargs, str)
+    for place, given in enumerate(args[:2], 1):
+        if type(given) is not str:  # CPython's words, caught or not
+            shown = "None" if given is None else cpython_type(given)  # (argument clinic's)
+            words = f"replace() argument {place} must be str, not {shown}"
+            raise ProgramError(words, kind="TypeError")
+    if type(count) is PInstance and count.cls.lookup("__index__") is not MISSING:
+        raise ProgramError("replace()'s count must be an integer here")  # (CPython's takes it)
+    if type(count) not in (int, bool):
+        words = f"'{cpython_type(count)}' object cannot be interpreted as an integer"
+        raise ProgramError(words, kind="TypeError")
+    return int(count)
+
+
+# Stand-ins for what a string method cannot take, by the name of its type as CPython's
+# words show it (`_host_argument`)
+_STAND_INS: dict[str, type] = {}
+
+
+def _host_argument(name: str, value: Any) -> Any:
+    """What Python's own string method is given for `value`, which `_plain_argument`
+    refused: a plain one as it is, else an empty object of a class named as CPython
+    names its type, which CPython's method refuses with its own words (`tuple for
+    startswith must only contain str, not list`) or, as CPython's, never reaches
+    (`startswith(('a', 1))` of 'abc' is True). Refused: an integer past 64 bits or an
+    object that has an `__index__` or is an Enum's member, which CPython's would take."""
+    kind = type(value)
+    if kind is tuple and len(value) <= 1000:
+        return tuple(item if type(item) is str else _host_argument(name, item) for item in value)
+    if _plain_argument(value) or kind in (float, complex, bytes):
+        return value
+    if kind in (int, bool, tuple) or (
+        kind is PInstance
+        and (value.cls.lookup("__index__") is not MISSING or _data_type(value.cls) is not None)
+    ):
+        raise ProgramError(f"{name}() takes strings and integers here")
+    shown = cpython_type(value)
+    made = _STAND_INS.get(shown)
+    if made is None:
+        made = type(shown, (), {"__slots__": ()})
+        if len(_STAND_INS) < 1000:
+            _STAND_INS[shown] = made
+    return made()
 
 
 def _plain_argument(value: Any) -> bool:
@@ -3139,8 +3387,9 @@ _BUILT_IN_ALIASES: dict[str, tuple[type, ...]] = {
     "Dict": (dict,),
     "Mapping": (dict,),
     "MutableMapping": (dict,),
-    "Set": (PSet,),
-    "Sequence": (list, tuple, str, range),
+    "Set": (PSet, *SET_LIKE_VIEWS),
+    "MutableSet": (PSet,),  # (not a frozenset: `abstract_instance`)
+    "Sequence": (list, tuple, str, range, bytes),
 }
 # The numeric tower (`numbers`): the built-in numbers CPython registers in each class.
 _NUMBERS: dict[str, tuple[type, ...]] = {
@@ -3166,6 +3415,10 @@ ABSTRACT_CLASSES = frozenset(
     {*_BUILT_IN_ALIASES, *_NUMBERS, *_PROTOCOLS, "Iterable", "Iterator", "Generator", "Sized",
      "Container", "Collection", "Reversible", "Callable", "Type", "Hashable"}
 )  # fmt: skip
+
+
+# The abstract classes `issubclass` answers by `abstract_subclass`.
+_ABSTRACT_NAMES = ABSTRACT_CLASSES - {*_NUMBERS, *_PROTOCOLS}
 
 
 def _defines(value: Any, *names: str) -> bool:
@@ -3200,11 +3453,12 @@ def number_instance(value: Any) -> bool:
 
 def abstract_instance(name: str, value: Any) -> bool:
     kind = type(value)
+    if kind is PInstance and (name in _ABSTRACT_HOOKS or name in _BUILT_IN_ALIASES):
+        # by its class, as CPython's `__instancecheck__` asks of `type(x)`
+        return abstract_subclass(name, value.cls)
+    if name == "MutableSet":
+        return kind is PSet and not value.frozen
     if name in _BUILT_IN_ALIASES:
-        if kind is PInstance:  # a `class Stack(list)`'s list, a StrEnum's str; a ChainMap
-            if name in ("Mapping", "MutableMapping") and value.cls.lookup(ABC_MAPPING_KEY) is True:
-                return True
-            kind = type(enum_mixin_value(value))
         return kind in _BUILT_IN_ALIASES[name]
     if name in _NUMBERS:
         if kind is PInstance:  # an IntEnum's member: an int (`numbers.Integral`)
@@ -3216,8 +3470,8 @@ def abstract_instance(name: str, value: Any) -> bool:
         return kind in SIZED or kind in ITERATOR_TYPES or _defines(value, "__iter__")
     if name == "Iterator":
         return kind in ITERATOR_TYPES or _defines(value, "__iter__", "__next__")
-    if name == "Generator":
-        return kind is GeneratorType
+    if name == "Generator":  # a generator function's or expression's, not `map`'s
+        return kind is GeneratorType and ITERATOR_CODES.get(value.gi_code) in _GENERATORS
     if name == "Sized":
         return kind in SIZED or _defines(value, "__len__")
     if name == "Container":
@@ -3235,6 +3489,103 @@ def abstract_instance(name: str, value: Any) -> bool:
             return True
         return (kind is PSet and value.frozen) or kind not in UNHASHABLE
     return callable_value(value)  # Callable
+
+
+# The methods CPython's `__subclasshook__` of each abstract class looks for in a class's
+# MRO (`collections.abc`'s `_check_methods`): a class is one when each is there and not
+# None. The other abstract classes (`Sequence`, `Mapping`...) have no hook: only the
+# built-in types registered in them and their subclasses are theirs.
+_ABSTRACT_HOOKS: dict[str, tuple[str, ...]] = {
+    "Hashable": ("__hash__",),
+    "Iterable": ("__iter__",),
+    "Iterator": ("__iter__", "__next__"),
+    "Generator": ("__iter__", "__next__", "send", "throw", "close"),
+    "Reversible": ("__reversed__", "__iter__"),
+    "Sized": ("__len__",),
+    "Container": ("__contains__",),
+    "Collection": ("__len__", "__iter__", "__contains__"),
+    "Callable": ("__call__",),
+}
+_GENERATORS = ("genexpr", "function")  # (`ITERATOR_CODES` of a program's generators)
+# CPython's types by the names the interpreter's built-in types have (`type(x).__name__`,
+# `list_iterator`...), for `issubclass(list, Iterable)`: asked of CPython's own classes.
+_HOST_TYPES: dict[str, type] = {
+    **{name: kind for name, kind in vars(_host_builtins).items() if isinstance(kind, type)},
+    **{
+        kind.__name__: kind
+        for kind in cast("tuple[type, ...]", (
+            type(None), GeneratorType, MappingProxyType, FunctionType, BuiltinFunctionType,
+            MethodType, *VIEWS, *ITERATOR_TYPES, _host_abc.ABCMeta, _host_itertools.chain,
+        ))
+    },
+    **{
+        f"collections.{kind.__name__}": kind
+        for kind in (
+            _host_collections.defaultdict, _host_collections.Counter,
+            _host_collections.OrderedDict, _host_collections.deque,
+        )
+    },
+    "functools.partial": partial,
+    "itertools.chain": _host_itertools.chain,
+    "Value": object,  # (micrograd's: none of the methods the hooks look for but `__hash__`)
+}  # fmt: skip
+
+
+def _host_abstract(name: str) -> Any:
+    """CPython's abstract class of the name (collections.abc's, whose names typing's
+    aliases share here), else typing's alias of a built-in type (`List`, `Type`)."""
+    found = getattr(_host_collections_abc, name, None)
+    return found if found is not None else getattr(_host_typing, name)
+
+
+def _host_base(cls: PClass) -> type | None:
+    """The built-in type a class of the program's is a subclass of in CPython: its
+    `list` or `dict` base, an Enum's data type (`str` of a StrEnum), a named tuple's
+    `tuple`; None for any other."""
+    for c in cls.mro:
+        base = c.namespace.get(BUILTIN_BASE_KEY)
+        if base is not None:
+            return cast(type, base)
+    data = _data_type(cls)
+    if data is not None:
+        return data
+    return tuple if _named_tuple_class(cls) else None
+
+
+def _hooked(cls: PClass, method: str, host: type | None) -> bool:
+    """Whether `_check_methods` finds `method` in the MRO of `cls` and not None: a class
+    of the program's first (`__hash__` None beside an own `__eq__`), then its built-in
+    base's, then `object`'s (only `__hash__` of the hooks' methods)."""
+    for c in cls.mro:
+        if method in c.namespace:
+            return c.namespace[method] is not None
+        if method == "__hash__" and c.hash_none:
+            return False
+    if host is not None and any(method in vars(k) for k in host.__mro__ if k is not object):
+        return getattr(host, method) is not None
+    return method == "__hash__"
+
+
+def abstract_subclass(name: str, cls: Any) -> bool:
+    """`issubclass(cls, Iterable)` of one of collections.abc's classes or typing's aliases
+    (`ABSTRACT_CLASSES` but the numbers and protocols), as CPython answers: of a class of
+    the program's by its abstract class's `__subclasshook__` (`_ABSTRACT_HOOKS`), else
+    (a hook's method None too) by its built-in base; of a built-in type, CPython's own
+    answer for its class. A ChainMap is a `MutableMapping`."""
+    host_abstract = _host_abstract(name)
+    if type(cls) is PClass:
+        if name in ("Mapping", "MutableMapping") and cls.lookup(ABC_MAPPING_KEY) is True:
+            return True
+        host = _host_base(cls)
+        methods = _ABSTRACT_HOOKS.get(name)
+        if methods is not None and all(_hooked(cls, method, host) for method in methods):
+            return True
+        return host is not None and issubclass(host, host_abstract)
+    host_type = _HOST_TYPES.get(cls.module + cls.name if cls.module != "abc." else cls.name)
+    if host_type is None:
+        words = f"issubclass() of {cls.name} and {name} is not answered here"
+        raise ProgramError(words)
+    return issubclass(host_type, host_abstract)
 
 
 def protocol_fits(value: Any, method: str, types: tuple[type, ...]) -> bool:
@@ -3418,15 +3769,14 @@ def one(
 def _fill(args: list[Any]) -> str:
     """The fill character of `ljust`, `rjust` and `center` (a space unless given)."""
     fill = args[1] if len(args) == 2 else " "
-    if type(fill) is not str or len(fill) != 1 or fill in "{}":
-        raise ProgramError("the fill character must be one character", kind="TypeError")
+    if type(fill) is not str:  # (CPython's words, caught or not)
+        words = f"The fill character must be a unicode character, not {cpython_type(fill)}"
+        raise ProgramError(words, kind="TypeError")
+    if len(fill) != 1:
+        raise ProgramError(
+            "The fill character must be exactly one character long", kind="TypeError"
+        )
     return fill
-
-
-def _width(args: list[Any]) -> int:
-    if len(args) != 1 or type(args[0]) is not int:
-        raise ProgramError("this method takes one integer width")
-    return max(0, int(args[0]))
 
 
 def _no(value: Any) -> int:
@@ -3441,7 +3791,8 @@ def complex_(args: list[Any], kwargs: dict[str, Any]) -> complex:
     """`complex(real, imag)`, `complex('1+2j')`: Python's own, given plain numbers and
     strings only (a string is within MAX_STR, so parsing it is bounded)."""
     if len(args) > 2 or set(kwargs) - {"real", "imag"}:
-        raise wrong_arguments("complex() takes at most 2 arguments", "complex", args, kwargs)
+        words = "complex() takes at most 2 arguments"
+        raise wrong_arguments(words, "complex", args, kwargs, cpython=complex)
     plain = (*NUMBERS, complex, str)
     for position, value in enumerate([*args, *kwargs.values()]):
         if type(value) not in plain or (

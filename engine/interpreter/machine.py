@@ -465,7 +465,7 @@ class Machine:
         for name, value in kwargs.items():
             if name in fn.posonly:  # (the function has `**kwargs`: `positional_only`)
                 extra[name] = value
-            elif name in variables:
+            elif name in variables and name != fn.vararg:  # (`f(args=1)` of `f(*args, **kw)`)
                 raise ProgramError(
                     f"{qualified(fn)}() got multiple values for argument '{name}'",
                     kind="TypeError",
@@ -878,16 +878,10 @@ class Machine:
             return self.class_attr(obj, name)
         if kind is PProperty:
             return self.property_attr(obj, name)
-        if name == "__name__" and kind is Partial:  # CPython's partial has none
-            words = "'functools.partial' object has no attribute '__name__'"
-            raise ProgramError(words, kind="AttributeError")
-        if name == "__name__" and (kind is Function or isinstance(obj, Builtin)):
-            # a built-in's without its module (`math.sqrt.__name__`: 'sqrt'), as CPython's
-            return getattr(
-                obj, "alias", obj.name.rpartition(".")[2] if kind is not Function else obj.name
-            )
-        if name == "__name__" and kind is BoundMethod:
-            return getattr(obj.function, "alias", obj.function.name)
+        if name == "__name__":
+            named = _plain_name(obj)
+            if named is not MISSING:
+                return named
         if name in CLASS_FACTS:
             return self.other_fact(obj, name)
         if kind is PSuper:
@@ -904,9 +898,7 @@ class Machine:
         if kind in NUMBERS and name in ("backward", "data", "grad", *FUNCTIONS):
             # Uncaught, a hint; caught (`hasattr(x, 'data')`), CPython's AttributeError.
             error = ProgramError(
-                f"'{type_name(obj)}' object has no attribute '{name}' here: this is a plain "
-                "number. In a program with functions, loops, several backward() calls or "
-                "other Python, numbers stay numbers; make inputs with Value(2.0)",
+                f"'{type_name(obj)}' object has no attribute '{name}' here: {_PLAIN_NUMBER_HINT}",
                 kind="AttributeError",
             )
             error.args_seen = (f"'{type_name(obj)}' object has no attribute '{name}'",)
@@ -1392,6 +1384,9 @@ class Machine:
             del obj.attrs[name]  # what the program set on it
             return
         if type(obj) is not PInstance:  # Python's own values take no attributes of a program's
+            plain = self.plain_value_attr_error(obj, name, MISSING)
+            if plain is not None:
+                raise plain
             words = f"'{cpython_type(obj)}' object has no attribute '{name}'"
             failed = ProgramError(words, kind="AttributeError")
             failed.args_seen = (words,)
@@ -1629,6 +1624,9 @@ class Machine:
                 attrs = obj.attrs = {}
             attrs[name] = value
             return
+        plain = self.plain_value_attr_error(obj, name, value)
+        if plain is not None:
+            raise plain
         refused = ProgramError(f"cannot set attributes on {a_type(obj)}")
         if isinstance(obj, Builtin):
             refused.kind = "AttributeError"
@@ -1636,6 +1634,35 @@ class Machine:
             if kind is Partial and name in self.methods[Partial]:  # `p.func = g`
                 refused.args_seen = ("readonly attribute",)
         raise refused
+
+    def plain_value_attr_error(self, obj: Any, name: str, value: Any) -> ProgramError | None:
+        """`x.grad = 0` (`value`; MISSING: `del x.grad`) of a float, an int, a str, a
+        list... : CPython's AttributeError in CPython's words, asked of CPython itself on
+        an empty value of the same built-in type (none takes an attribute, so nothing
+        changes): `'float' object has no attribute 'grad'`, `'list' object attribute
+        'append' is read-only`, `attribute 'real' of 'float' objects is not writable`.
+        Uncaught, `.data` or `.grad` of a number says what to do. None for anything
+        else (a deque, a Counter: not a plain list or dict)."""
+        kind = type(obj)
+        sample = _PLAIN_SAMPLES.get(kind, MISSING)
+        if kind is PSet:
+            sample = frozenset() if obj.frozen else set()
+        registry = self.collections
+        if sample is MISSING or (registry and kinds.kind_of(registry, obj) is not None):
+            return None
+        try:
+            if value is MISSING:
+                delattr(sample, name)
+            else:
+                setattr(sample, name, None)
+        except (AttributeError, TypeError) as error:
+            words = str(error)
+            made = ProgramError(words, kind=type(error).__name__)
+            made.args_seen = (words,)
+            if kind in NUMBERS and name in ("data", "grad"):
+                made.message = f"{words} here: {_PLAIN_NUMBER_HINT}"
+            return made
+        return None  # (never: no such value takes an attribute)
 
     # Engine Values
 
@@ -2543,7 +2570,17 @@ class Machine:
                 if self.collections:
                     self.no_deque_slice(obj)
                 removed = _slice_length(key, len(obj))
-                items = self.bounded_list(value, MAX_ITEMS - len(obj) + removed)
+                try:
+                    items = self.bounded_list(value, MAX_ITEMS - len(obj) + removed)
+                except ProgramError as error:  # of what is no iterable, CPython's words
+                    if error.message != f"'{python_type_name(value)}' object is not iterable":
+                        raise
+                    words = (
+                        "can only assign an iterable"
+                        if key.step is None or key.step == 1
+                        else "must assign iterable to extended slice"
+                    )
+                    raise ProgramError(words, kind="TypeError") from None
                 self.state.check_items(len(obj) - removed + len(items))
                 self.state.charge(len(obj) // MOVES_PER_STEP)
                 try:
@@ -2618,6 +2655,8 @@ class Machine:
             if index is not NO_METHOD:
                 self.del_item(obj, index)
                 return
+            raise bad_index(obj, key)
+        if kind is list:  # `del xs['a']`: CPython's TypeError of the index
             raise bad_index(obj, key)
         raise ProgramError(
             f"'{python_type_name(obj)}' object doesn't support item deletion", kind="TypeError"
@@ -2866,6 +2905,38 @@ _BUILTIN_TYPES: dict[str, str] = {
 
 # What a class tells of itself besides its attributes (`Machine.class_fact`).
 CLASS_FACTS = frozenset({"__qualname__", "__module__", "__doc__", "__annotations__"})
+
+
+def _plain_name(obj: Any) -> Any:
+    """`obj.__name__` of a function, a built-in, a bound method or a typing name, as
+    CPython's; MISSING for anything else."""
+    kind = type(obj)
+    if kind is Partial:  # CPython's partial has none
+        words = "'functools.partial' object has no attribute '__name__'"
+        raise ProgramError(words, kind="AttributeError")
+    if kind is Function or isinstance(obj, Builtin):
+        # a built-in's without its module (`math.sqrt.__name__`: 'sqrt'), as CPython's
+        return getattr(
+            obj, "alias", obj.name.rpartition(".")[2] if kind is not Function else obj.name
+        )
+    if kind is BoundMethod:
+        return getattr(obj.function, "alias", obj.function.name)
+    if kind is Annotation and not obj.args and obj.origin is None:
+        # `Iterable.__name__`, `typing.List.__name__`, a TypeVar's: its name, as CPython's
+        return obj.name.removeprefix("~")
+    return MISSING
+
+
+# An empty value of each of Python's own types that take no attribute, whose refusal
+# `Machine.plain_value_attr_error` asks CPython for (a set's by its kind).
+_PLAIN_SAMPLES: dict[type, Any] = {
+    int: 0, float: 0.0, bool: False, str: "", bytes: b"", complex: 0j, list: [], tuple: (),
+    dict: {}, range: range(0), slice: slice(None), type(None): None,
+}  # fmt: skip
+_PLAIN_NUMBER_HINT = (
+    "this is a plain number. In a program with functions, loops, several backward() "
+    "calls or other Python, numbers stay numbers; make inputs with Value(2.0)"
+)
 
 
 def immutable_type(name: str, type_name: str) -> ProgramError:

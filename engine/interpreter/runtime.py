@@ -81,6 +81,15 @@ class ProgramExit(BaseException):
 NOTES_SHOWN = 500  # characters of an uncaught exception's notes in its message
 
 
+# The exceptions of a module of the library, not built-in names, and the module CPython's
+# are in, which its traceback names (`statistics.StatisticsError: mean requires ...`).
+MODULE_ERRORS = {
+    "FrozenInstanceError": "dataclasses.",
+    "JSONDecodeError": "json.decoder.",
+    "StatisticsError": "statistics.",
+}
+
+
 class ProgramError(EngineError):
     """An `EngineError` that learns its position and call chain on its way out."""
 
@@ -134,7 +143,8 @@ class ProgramError(EngineError):
         ):
             words = self.cpython_words()
             if words is not None:
-                said = f"{self.kind}: {words}" if words else self.kind
+                kind = MODULE_ERRORS.get(self.kind, "") + self.kind
+                said = f"{kind}: {words}" if words else kind
                 if message == said or not words or message.endswith(words):
                     message = said  # `/: division by zero` says no more than CPython's
                 elif message.startswith(words):

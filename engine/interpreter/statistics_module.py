@@ -9,8 +9,8 @@ OverflowError, ValueError, AttributeError) is raised as CPython's, for the progr
 
 An item that is not a number (a `Value`) is CPython's TypeError for the averages, in
 CPython's words; for a median or a mode, which CPython computes on anything it can
-sort or count, a refusal. Too few data points is CPython's `StatisticsError` words as
-a refusal (its class, a ValueError of the module's, is not here).
+sort or count, a refusal. Too few data points is CPython's `StatisticsError` (a
+ValueError, `statistics.StatisticsError`), in its words, for the program to catch.
 """
 
 from __future__ import annotations
@@ -36,10 +36,11 @@ CENTRES = {"stdev": "xbar", "variance": "xbar", "pstdev": "mu", "pvariance": "mu
 
 def statistics_module(library: Library) -> PModule:
     names = (*AVERAGES, "fmean", *ORDERED)
-    return PModule(
-        "statistics",
-        {name: Builtin(f"statistics.{name}", _function(library, name)) for name in names},
-    )
+    members: dict[str, Any] = {
+        name: Builtin(f"statistics.{name}", _function(library, name)) for name in names
+    }
+    members["StatisticsError"] = library.machine.exceptions["StatisticsError"]
+    return PModule("statistics", members)
 
 
 def _function(library: Library, name: str) -> Callable[[list[Any], dict[str, Any]], Any]:
@@ -66,8 +67,8 @@ def _function(library: Library, name: str) -> Callable[[list[Any], dict[str, Any
             library.state.charge(int(len(items) * math.log2(len(items))))
         try:
             return host(items, *extra)
-        except statistics.StatisticsError as error:
-            raise ProgramError(f"StatisticsError: {error}") from None
+        except statistics.StatisticsError as error:  # CPython's, which the program catches
+            raise ProgramError(str(error), kind="StatisticsError") from None
         except (ArithmeticError, ValueError, AttributeError) as error:
             # CPython's own, which the program may catch: an int too large for a float
             # (OverflowError), `-inf + inf` in fmean's fsum (ValueError), stdev of an

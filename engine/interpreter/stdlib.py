@@ -237,7 +237,7 @@ def stdlib_modules(library: Library) -> dict[str, Callable[[], Any]]:
 ABC_CLASS_NAMES = (
     "Iterable", "Iterator", "Generator", "Sequence", "MutableSequence", "Mapping",
     "MutableMapping", "Sized", "Container", "Collection", "Reversible", "Callable", "Set",
-    "Hashable",
+    "MutableSet", "Hashable",
 )  # fmt: skip
 
 

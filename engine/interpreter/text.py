@@ -416,6 +416,8 @@ class Texts:
             out.append(template[position : match.start()])
             position = match.end()
             key, flags, width, precision, kind = match.groups()
+            if kind not in _CONVERSIONS or not kind:  # CPython's ValueError, caught as one
+                raise _percent_error(kind, match.end() - 1)
             if kind == "%":
                 out.append("%")
                 continue
@@ -456,8 +458,10 @@ class Texts:
             if len(value) != 1:
                 raise ProgramError("%c requires int or char", kind="TypeError")
             kind = "s"
-        if kind in "sr":
+        if kind in "sra":
             text = self.to_str(value) if kind == "s" else self.to_repr(value)
+            if kind == "a":  # `ascii()`: the repr with what is past ASCII escaped
+                text = text.encode("ascii", "backslashreplace").decode("ascii")
             spec = ("<" if "-" in flags else ">") + (width or "")
             if precision is not None:
                 text = text[: spec_number(precision)]
@@ -478,7 +482,7 @@ class Texts:
                 needed = "an integer" if kind in "xXo" else "a real number"
                 message = f"%{kind} format: {needed} is required, not {name}"
             raise ProgramError(message, kind="TypeError")
-        if kind in "di":
+        if kind in "diu":
             kind = "d"
             if type(value) is float:
                 value = int(value)
@@ -568,7 +572,21 @@ def _plain_made(item: Any) -> int:
 # Where bytes %-formatting could make many characters: a width or a precision.
 _BYTES_PERCENT = re.compile(rb"%(?:\([^)]*\))?[-+ 0#]*(\*|\d+)?(?:\.(\*|\d+))?[hlL]?(.?)", re.S)
 _BYTES_FORMATTED = (int, bool, float, complex, str, bytes, type(None))
-_PERCENT = re.compile(r"%(?:\(([^()]*)\))?([-+ 0#]*)(\*|\d+)?(?:\.(\*|\d+))?([diouxXeEfFgGcrs%])")
+# Every `%` of a template: a key, flags, width, precision, a length modifier CPython
+# skips (`%ld`) and the conversion's character, which may be none or no conversion.
+_PERCENT = re.compile(r"%(?:\(([^()]*)\))?([-+ 0#]*)(\*|\d+)?(?:\.(\*|\d+))?[hlL]?(.?)", re.DOTALL)
+_CONVERSIONS = frozenset("diouxXeEfFgGcrsa%")
+
+
+def _percent_error(kind: str, index: int) -> ProgramError:
+    """`'%y' % 1`, `'100%' % ()`: CPython's ValueError for a conversion it has not."""
+    if not kind:
+        words = "incomplete format"
+    elif kind == "(":
+        words = "incomplete format key"
+    else:
+        words = f"unsupported format character '{kind}' (0x{ord(kind):x}) at index {index}"
+    return ProgramError(words, kind="ValueError")
 
 
 def spec_number(digits: str | None) -> int:

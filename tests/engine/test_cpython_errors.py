@@ -75,6 +75,39 @@ except TypeError as e:
     assert_as_cpython(source)
 
 
+PLAIN_VALUE_WRITES = [
+    "x = 1.5; x.grad = 0", "x = 2; x.grad = 0.0", "x = True; x.data = 1", "x = 'a'; x.grad = 1",
+    "x = [1]; x.grad = 1", "x = (1,); x.label = 'a'", "x = {}; x.grad = 1", "x = None; x.grad = 1",
+    "x = {1}; x.grad = 1", "x = frozenset(); x.grad = 1", "x = range(2); x.grad = 1",
+    "x = 1j; x.grad = 1", "x = b'a'; x.grad = 1", "x = slice(1); x.grad = 1",
+    "x = 1.5; x.real = 2", "x = 1; x.imag = 2", "x = [1]; x.append = 1", "x = 'a'; x.upper = 1",
+    "x = {}; x.keys = 1", "x = range(3); x.start = 1", "x = 1j; x.real = 0",
+    "setattr(1.0, 'grad', 0)", "setattr([], 'append', 0)",
+    "x = 1.5; del x.grad", "x = [1]; del x.grad", "x = [1]; del x.append", "x = 1.5; del x.real",
+    "delattr('a', 'upper')", "delattr(None, 'x')", "x = {1}; del x.add",
+    "xs = [1.0, 2.0]\n    for x in xs:\n        x.grad = 0.0",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("statement", PLAIN_VALUE_WRITES)
+def test_setting_or_deleting_an_attribute_of_a_plain_value_is_cpythons_attribute_error(
+    statement: str,
+) -> None:
+    # `x.grad = 0` of a float was the engine's own words, "cannot set attributes on a
+    # float", which no `except AttributeError` took.
+    assert_as_cpython(caught(statement))
+
+
+def test_uncaught_setting_a_gradient_on_a_number_is_cpythons_error_with_a_hint() -> None:
+    with pytest.raises(EngineError) as failed:
+        trace_source("x = 1.0\nfor _ in range(2):\n    x.grad = 0.0" + TAIL)
+    words = str(failed.value)
+    assert words.startswith("line 3, column 5: AttributeError: 'float' object has no attribute")
+    assert "'grad' here: this is a plain number" in words and "Value(2.0)" in words
+    with pytest.raises(EngineError, match=r"^line 2, column 1: AttributeError: 'list' object "):
+        trace_source("xs = []\nxs.append = 1" + TAIL)
+
+
 BUILTIN_CLASS_WRITES = [
     "object.__repr__ = lambda self: 'x'", "int.foo = 1", "Exception.x = 1",
     "list.append = print", "ValueError.__str__ = lambda self: 'x'", "float.x = 1",
@@ -530,3 +563,163 @@ def test_a_star_width_or_precision_in_percent_formatting_is_cpythons(statement: 
 def test_a_star_width_or_precision_stays_within_the_string_bound(statement: str) -> None:
     with pytest.raises(EngineError, match=r"format (width|precision)"):
         trace_source(statement + TAIL)
+
+
+CALL_PRELUDE = (
+    PRELUDE
+    + """
+def f(*a, **kw):
+    return a, kw
+def g(x, *args, **kwargs):
+    return x, args, kwargs
+class C:
+    def m(self, **kw):
+        return kw
+    class Inner:
+        def n(self, **kw):
+            return kw
+def outer():
+    def inner(**kw):
+        return kw
+    return inner
+"""
+)
+CALL_ARGUMENTS = [
+    # a keyword given twice through `**`: CPython's TypeError, never the last one kept
+    "print(f(a=1, **{'a': 2}))", "print(f(**{'a': 1}, **{'a': 2}))", "print(f(**{'a': 1}, a=2))",
+    "print(C().m(a=1, **{'a': 2}))", "print(C.Inner().n(a=1, **{'a': 2}))",
+    "print(C(a=1, **{'a': 2}))", "print(outer()(a=1, **{'a': 2}))",
+    "print((lambda **k: k)(a=1, **{'a': 2}))", "print(dict(a=1, **{'a': 2}))",
+    "print(a=1, **{'a': 2})", "math.sqrt(a=1, **{'a': 2})",
+    "print(max([1], key=len, **{'key': len}))",
+    # a keyword named as the `*args` parameter is one of `**kwargs`
+    "print(f(a=1), g(1, 2, args=3), g(1, kwargs=2))", "print((lambda *args: args)(args=1))",
+    # what `*` and `**` cannot unpack
+    "f(**1)", "f(**[1])", "f(**None)", "C().m(**1)", "f(**{1: 2})", "print(**{None: 1})",
+    "f(*1)", "f(*None)", "print(*1)", "C().m(*2.5)", "print([*1])", "print((*None,))",
+    "print({*1})", "print({**1})", "print({**[1]})", "print({'a': 1, **None})",
+    "print(f(*[1], **{'b': 2}, c=3), [*'ab', *range(2)], {**{'a': 1}, 'b': 2})",
+    # a built-in type's call given the wrong arguments
+    "float(1, 2)", "float(x=1)", "float(1, x=2)", "int(1, 2, 3)", "int(x=1)", "str(1, 2, 3, 4)",
+    "str(x=1)", "bool(1, 2)", "bool(x=1)", "complex(1, 2, 3)", "zip(x=1)",
+    "zip([1], strict=1, y=2)",
+    "map()", "map(str)", "map(str, [1], x=1)", "filter()", "filter(None, [1], x=1)",
+    "ord('ab')", "ord('')", "ord(1)", "ord(None)",
+    "print(ord('a'), bool(), bool([]), int(), str())",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("statement", CALL_ARGUMENTS)
+def test_a_calls_arguments_that_cpython_refuses_are_its_type_error(statement: str) -> None:
+    # `f(a=1, **{'a': 2})` called f with a=2; `bool(1, 2)` was True; `f(**1)`,
+    # `float(1, 2)`, `map(str)` were the engine's own words, which no `except` took.
+    assert_as_cpython(caught(statement, CALL_PRELUDE))
+
+
+STRING_AND_SET_METHODS = [
+    # a string's padding: CPython's words for the fill and the width (and `{` a fill)
+    "print('abc'.center(8, '**'))", "print('abc'.center(8, 1))", "print('abc'.ljust(8, ''))",
+    "print('abc'.rjust(8, 'ab'))", "print('abc'.zfill('a'))", "print('abc'.center(5.0))",
+    "print('abc'.ljust())", "print('abc'.ljust(1, 2, 3))", "print('abc'.zfill())",
+    "print('abc'.zfill(5, 1))", "print('abc'.center(width=5))",
+    "print('abc'.center(8, '{'), 'abc'.ljust(8, '}'), 'abc'.rjust(True, 'x'), '-4'.zfill(5))",
+    "print('abc'.center(-5), 'é'.center(4, 'ü'), 'ab'.rjust(5), 'ab'.ljust(4, '.') + '|')",
+    "print('a'.rjust(-10 ** 9), 'a'.ljust(-5) + '|', 'a'.zfill(-3), 'ab'.center(1))",
+    # `%` formatting: a conversion CPython has not, or none, is its ValueError
+    "print('%y' % 1)", "print('%' % ())", "print('100%' % ())", "print('%(a' % {'a': 1})",
+    "print('%d %y' % (1, 2))", "print('%s %' % (1,))", "print('%5.2z' % 1)",
+    "print('%ld %li %hd %Lf' % (1, 2, 3, 4.5), '%u' % 5, '%i' % 3.7)",
+    "print('%a' % 'é', '%5a|' % 'x', '%.1a' % 'xy', '%r %a' % ('é', ['ü']))",
+    # a string method given what it takes no argument of
+    "print('abc'.startswith(['a']))", "print('abc'.startswith(('a', 1)))",
+    "print('abc'.startswith(('x', 1)))", "print('abc'.endswith(('x', None)))",
+    "print('abc'.startswith(A()))", "print('abc'.find('a', 1.5))", "print('abc'.split(A()))",
+    "print('abc'.strip([1]))", "print('abc'.count({}))", "print('abc'.startswith(len))",
+    "print('abc'.replace(1, 'a'))", "print('abc'.replace('a', None))",
+    "print('abc'.replace('a', 'b', 1.5))", "print('abc'.replace('a'))",
+    "print('aaa'.replace('a', 'b', True), 'aaa'.replace('a', 'b', -1))",
+    # a set's missing item is a KeyError; an unhashable key CPython's TypeError
+    "{1}.remove(2)", "{1, 'a'}.remove('b')", "s = {(1, 2)}; s.remove((2, 1))",
+    "{}.setdefault([1])", "{}.setdefault({}, 2)",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("statement", STRING_AND_SET_METHODS)
+def test_a_string_or_set_methods_refusal_is_cpythons_error(statement: str) -> None:
+    # Each was the engine's own words, no `except` taking them (`{1}.remove(2)` no
+    # KeyError, `{}.setdefault([1])` Python's own TypeError said as a failure), or
+    # CPython's class with other words, or (`'%y' % 1`) another error altogether.
+    assert_as_cpython(caught(statement))
+
+
+SEQUENCE_METHODS = [
+    # `index(x, start, stop)` of a list or tuple, as CPython's slice of where it looks
+    "print([1, 2, 1].index(1, 1), (1, 2, 1).index(1, True), [1, 2, 3].index(3, -1))",
+    "print([1, 2, 3].index(1, -100, 100), (1, 2, 3).index(2, 0, 2))",
+    "print([1, 2].index(2, 0, 1))", "print((1, 2).index(2, 0, 1))", "print((1, 2).index(2, 5))",
+    "print([1, 2, 3].index(1, 2 ** 70))", "print([1].index(1, None))", "print([1].index(1, 'a'))",
+    "print([1].index(1, 1.5))", "print([1].index())", "print([1].index(1, 0, 1, 2))",
+    "print([1].index(x=1))", "print((1, 2).index())", "print((1, 2).index(1, 0, 1, 2))",
+    "print((1,).index(x=1))", "print((1, 2).count())", "print((1,).count(x=1))",
+    # `insert`'s index
+    "print([1, 2].insert('a', 1))", "print([1, 2].insert(1.5, 3))", "print([1].insert(None, 1))",
+    "print([].insert())", "xs = [1, 2]; xs.insert(True, 9); print(xs)",
+    # `join` of what is no iterable; `d.fromkeys` read off a dict
+    "print(' '.join(None))", "print(' '.join(5))", "print(''.join(x for x in 'ab'))",
+    "print({}.fromkeys(['a'], 0), {'x': 1}.fromkeys('ab'))",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("statement", SEQUENCE_METHODS)
+def test_a_sequence_methods_arguments_are_cpythons(statement: str) -> None:
+    # `index(x, start)` and `fromkeys` read off a dict were refused, `insert('a', 1)`
+    # and `(1, 2).count()` the engine's words, `' '.join(None)` another TypeError.
+    assert_as_cpython(caught(statement))
+
+
+ITEM_WRITES = [
+    "xs = [3, 1, 2]; xs[1:2] = 5", "xs = [3, 1, 2]; xs[:] = None", "xs = [3, 1, 2]; xs[::2] = 1",
+    "xs = [3, 1, 2]; xs[::1] = 1.5", "xs = [3, 1, 2]; xs[::-1] = None",
+    "xs = [3, 1, 2]; xs[1:] = 'ab'; xs[0:0] = (i for i in range(2)); print(xs)",
+    "xs = [3, 1, 2]; del xs['a']", "xs = [3, 1, 2]; del xs[None]", "xs = [3, 1, 2]; del xs[1.5]",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("statement", ITEM_WRITES)
+def test_a_lists_slice_written_with_no_iterable_or_deleted_by_no_index_is_cpythons(
+    statement: str,
+) -> None:
+    # `xs[1:2] = 5` said "'int' object is not iterable", `del xs['a']` "'list' object
+    # doesn't support item deletion": CPython's TypeError in other words.
+    assert_as_cpython(caught(statement))
+
+
+BUILTIN_KEYWORDS = [
+    "print(list(enumerate('ab', start=1.5)))", "print(list(enumerate('ab', start=True)))",
+    "print(list(enumerate(iterable='ab')), list(enumerate(start=3, iterable='ab')))",
+    "print(list(enumerate('ab', start='a')))", "print(list(enumerate('ab', iterable='c')))",
+    "print(list(enumerate()))", "print(list(enumerate('a', 1, 2)))",
+    "print(list(enumerate('a', x=1)))", "print(list(enumerate('ab', 2 ** 70)))",
+    "print(sorted([2, 1], reverse=None))", "print(sorted([2, 1], reverse='a'))",
+    "print(sorted([2, 1], reverse=1.5))", "print(sorted([2, 1], reverse=2 ** 40))",
+    "xs = [2, 1]; xs.sort(reverse=None)", "print(sorted([2, 1], key=None, reverse=1))",
+    "print(sorted([2, 1], cmp=None))", "print(sorted([1], key=len, x=2))",
+    "print(max(1, 2, default=5))", "print(min(1, 2, default=0, key=None))",
+    "print(max([1], x=1))", "print(max([], default=None, key=len), max([3], default=1))",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("statement", BUILTIN_KEYWORDS)
+def test_a_builtins_keywords_are_cpythons(statement: str) -> None:
+    # `enumerate(iterable=...)`, `start=True` were refused, `start=1.5` the engine's
+    # words; `sorted(reverse=None)` sorted where CPython refuses; `max(1, 2,
+    # default=5)` was 2, CPython's TypeError.
+    assert_as_cpython(caught(statement))
+
+
+@pytest.mark.parametrize(
+    "statement", ["'a'.ljust(10 ** 6)", "'a'.rjust(10 ** 5, '*')", "'a'.center(10 ** 7)"]
+)
+def test_a_padded_string_stays_within_the_string_bound(statement: str) -> None:
+    with pytest.raises(EngineError, match="strings here stay within"):
+        trace_source(f"x = {statement}" + TAIL)

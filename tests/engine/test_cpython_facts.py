@@ -2597,3 +2597,236 @@ print(True.as_integer_ratio(), type(False.as_integer_ratio()[0]), int.as_integer
 print('as_integer_ratio' in dir(3), hasattr(True, 'as_integer_ratio'))
 """
     )
+
+
+# The classes of collections.abc (and typing's aliases of them and of the built-in
+# types) to `issubclass`, each asked of the built-in types and of classes of the
+# program's: a row of T/f/E (CPython's TypeError) per class.
+ABSTRACT_CLASSES_ASKED = """
+import typing
+from collections import namedtuple, deque, defaultdict, Counter, OrderedDict, ChainMap
+from collections.abc import (Iterable, Iterator, Sequence, MutableSequence, Mapping,
+    MutableMapping, Hashable, Sized, Container, Collection, Callable, Reversible, Set,
+    MutableSet, Generator)
+from enum import Enum, IntEnum
+abcs = [Iterable, Iterator, Sequence, MutableSequence, Mapping, MutableMapping, Hashable,
+        Sized, Container, Collection, Callable, Reversible, Set, MutableSet, Generator,
+        typing.List, typing.Dict, typing.Tuple, typing.Type, typing.Iterable,
+        typing.Sequence, typing.Hashable]
+def row(check, x):
+    out = []
+    for a in abcs:
+        try:
+            out.append('T' if check(x, a) else 'f')
+        except TypeError:
+            out.append('E')
+    return ''.join(out)
+"""
+
+
+def test_issubclass_of_collections_abcs_classes_is_cpythons_for_built_in_types() -> None:
+    # `issubclass(list, Iterable)` was CPython's TypeError `issubclass() arg 2 must be a
+    # class, a tuple of classes, or a union`, for every abstract class and every type.
+    assert_as_cpython(
+        ABSTRACT_CLASSES_ASKED
+        + """
+import collections.abc
+def f():
+    yield 1
+types = [list, tuple, dict, set, frozenset, str, bytes, int, float, bool, complex, range,
+         slice, object, type, type(None), deque, defaultdict, Counter, OrderedDict, map,
+         zip, enumerate, reversed, filter, type(f), type(f()), type(len), type(iter([])),
+         type(iter({})), type({}.keys()), type({}.values()), type({}.items()),
+         type(x for x in ())]
+for t in types:
+    print(t.__name__, row(issubclass, t))
+print(issubclass(list, collections.abc.Iterable), issubclass(list, (int, Iterable)))
+print(issubclass(int, (str, Hashable)), issubclass(bool, int | Sized))
+print(Iterable.__name__, typing.List.__name__, collections.abc.MutableSet.__name__)
+for bad in [lambda: issubclass(list, typing.List[int]), lambda: issubclass([], Iterable),
+            lambda: issubclass(list, typing.Iterable[int])]:
+    try:
+        print(bad())
+    except TypeError as e:
+        print(e)
+"""
+    )
+
+
+def test_issubclass_of_collections_abcs_classes_is_cpythons_for_the_programs_classes() -> None:
+    # A class of the program's by the methods its MRO defines, as each abstract class's
+    # `__subclasshook__` looks for them (one set to None is not there, `__hash__` None
+    # beside an own `__eq__`), else by its built-in base; its objects the same.
+    assert_as_cpython(
+        ABSTRACT_CLASSES_ASKED
+        + """
+class Stack(list): pass
+class Reg(dict): pass
+P = namedtuple('P', 'x y')
+class Color(IntEnum):
+    R = 1
+class S(str, Enum):
+    A = 'a'
+class NoIter:
+    __iter__ = None
+class EqOnly:
+    def __eq__(self, o): return True
+class EqHash(EqOnly):
+    def __hash__(self): return 1
+class StackNoIter(list):
+    __iter__ = None
+class Gen:
+    def __iter__(self): return self
+    def __next__(self): raise StopIteration
+    def send(self, v): pass
+    def throw(self, *a): pass
+    def close(self): pass
+class Sub(Gen):
+    __call__ = print
+class Node:
+    def __init__(self): self.children = []
+    def __iter__(self): return iter(self.children)
+    def __len__(self): return 0
+    def __reversed__(self): return iter(())
+class E(ValueError): pass
+classes = [Stack, Reg, P, Color, S, NoIter, EqOnly, EqHash, StackNoIter, Gen, Sub, Node, E,
+           ValueError, ChainMap]
+for c in classes:
+    print(c.__name__, row(issubclass, c))
+objs = [Stack(), Reg(), P(1, 2), Color.R, S.A, NoIter(), EqOnly(), EqHash(), StackNoIter(),
+        Gen(), Sub(), Node(), E(), deque(), defaultdict(int), Counter(), OrderedDict(),
+        ChainMap(), b'', {}.keys(), {}.values(), {}.items(), map(str, []), {1},
+        frozenset(), range(2), (x for x in ())]
+for o in objs:
+    print(type(o).__name__, row(isinstance, o))
+"""
+    )
+
+
+def test_range_is_a_class_with_cpythons_members() -> None:
+    # `isinstance(r, range)` was refused ("isinstance()'s second argument must be a
+    # class"), `r.start` "'range' object has no attribute 'start' here".
+    assert_as_cpython(
+        """
+r = range(2, 20, 3)
+print(range, type(r), type(r) is range, type(r).__name__, isinstance(r, range))
+print(r.start, r.stop, r.step, range(5).start, range(5).step, issubclass(range, object))
+print(r.index(5), r.count(5), r.count(6), r.index(5.0), r.count(8.0), r.index(True * 2))
+class Any:
+    def __eq__(self, other):
+        return other == 8
+print(r.index(Any()), r.count(Any()), range(0).count(Any()))
+for bad in [lambda: r.index(6), lambda: r.index(6.5), lambda: r.index('a'),
+            lambda: range(0).index(True), lambda: r.index(), lambda: r.count(1, 2)]:
+    try:
+        print(bad())
+    except (ValueError, TypeError) as e:
+        print(type(e).__name__, e)
+"""
+    )
+
+
+def test_a_ranges_index_of_no_int_is_bounded_by_the_steps() -> None:
+    # Of anything but an int, each item is compared in turn, as CPython's: a step each.
+    with pytest.raises(EngineError, match="steps"):
+        trace_source("range(10 ** 15).index(0.5)" + TAIL, limits=Limits(max_steps=10_000))
+
+
+def test_statistics_error_is_cpythons_value_error_and_module_classes_show_their_module() -> None:
+    # `statistics.mean([])` was an uncatchable refusal, `statistics.StatisticsError`
+    # "has no attribute"; `json.JSONDecodeError` printed `<class 'JSONDecodeError'>`.
+    assert_as_cpython(
+        """
+import statistics, json, dataclasses
+for f in [lambda: statistics.mean([]), lambda: statistics.stdev([1]),
+          lambda: statistics.median([]), lambda: statistics.mode([]),
+          lambda: statistics.variance([2.0])]:
+    for exc in (statistics.StatisticsError, ValueError, Exception):
+        try:
+            f()
+        except exc as e:
+            print(exc.__name__, type(e).__name__, e, e.args, isinstance(e, ValueError))
+print(statistics.StatisticsError, statistics.StatisticsError.__mro__)
+print(statistics.StatisticsError.__module__, json.JSONDecodeError.__module__)
+print(json.JSONDecodeError, dataclasses.FrozenInstanceError)
+try:
+    raise statistics.StatisticsError('x')
+except ValueError as e:
+    print('caught', repr(e), type(e))
+try:
+    json.loads('[')
+except ValueError as e:
+    print(repr(e), type(e))
+"""
+    )
+
+
+def test_asking_an_abstract_class_of_a_deep_class_again_and_again_is_bounded() -> None:
+    # Each answer walks the class's MRO for each method the abstract class looks for:
+    # charged, so the loop meets the step bound, not only the clock.
+    source = """
+from collections.abc import Iterable, Generator
+C = object
+for i in range(190):
+    C = type('C%d' % i, (C,), {})
+opts = (Generator, Iterable) * 4
+n = 0
+while True:
+    n += issubclass(C, opts) + isinstance(C(), opts)
+"""
+    with pytest.raises(EngineError, match="too many steps"):
+        trace_source(source + TAIL, limits=Limits(max_steps=100_000))
+
+
+def test_a_sets_update_methods_in_place_are_cpythons() -> None:
+    # `s.difference_update(t)` was "'set' object has no attribute ... here".
+    assert_as_cpython(
+        open_source := """
+s = {1, 2, 3, 4}
+print(s.difference_update([1], (2,)), s)
+s = {1, 2, 3, 4}
+s.intersection_update([1, 2, 9], {2, 1})
+print(s)
+s = {1, 2}
+s.symmetric_difference_update([2, 3])
+s.difference_update()
+print(s, sorted(dir(s))[-6:])
+for bad in [lambda: s.symmetric_difference_update(), lambda: s.difference_update(1),
+            lambda: s.symmetric_difference_update([1], [2]), lambda: s.intersection_update(x=1),
+            lambda: frozenset().difference_update([1])]:
+    try:
+        print(bad())
+    except (TypeError, AttributeError) as e:
+        print(type(e).__name__, e)
+s = {1, 2}
+s.intersection_update(s)
+s.difference_update(s)
+print(s)
+"""
+    )
+    assert "update" in open_source
+    with pytest.raises(EngineError, match="too many steps"):
+        trace_source(
+            "s = {1}\ns.difference_update(range(10 ** 9))" + TAIL, limits=Limits(max_steps=10_000)
+        )
+
+
+@pytest.mark.parametrize(
+    ("source", "words"),
+    [
+        ("import statistics\nstatistics.mean([])", "statistics.StatisticsError: mean requires"),
+        ("import json\njson.loads('[')", "json.decoder.JSONDecodeError: Expecting value"),
+        (
+            "from dataclasses import dataclass\n@dataclass(frozen=True)\nclass P:\n"
+            "    x: int\nP(1).x = 2",
+            "dataclasses.FrozenInstanceError: cannot assign to field 'x'",
+        ),
+    ],
+)
+def test_an_uncaught_error_of_a_library_module_is_named_by_its_module(
+    source: str, words: str
+) -> None:
+    # As CPython's traceback ends: `statistics.StatisticsError: ...` (was `StatisticsError`).
+    with pytest.raises(EngineError) as failed:
+        trace_source(source + TAIL)
+    assert str(failed.value).split(": ", 1)[1].startswith(words)

@@ -70,7 +70,7 @@ ESCAPES = [
     ("s = f'{1:{\"0.__class__\"}}'\n", "Format specifier"),  # CPython's ValueError, nothing walked
     ("y = frozenset([1]).__class__\n", "dunder"),  # a frozenset is a set: nothing behind it
     ("y = frozenset.__dict__\n", "__dict__"),
-    ("import statistics\ny = statistics.StatisticsError\n", "has no attribute"),
+    ("import statistics\ny = statistics.NormalDist\n", "has no attribute"),
     # never run here (nothing is collected): refused, not silently skipped
     (
         "class A:\n    def __del__(self):\n        print('gone')\na = A()\ndel a\n",

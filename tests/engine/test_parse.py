@@ -278,7 +278,7 @@ ERRORS = [
     ("x = (1.0\n", "syntax", 1, 5),
     ("x = 1.0\ny = x * w3\n", "'w3' is not defined", 2, 9),
     ("x = 1.0\ny = x.data * 2\n", "'float' object has no attribute 'data'", 2, 5),
-    ("x = 1.0\nx.grad = 2.0\n", "cannot set attributes on a float", 2, 1),
+    ("x = 1.0\nx.grad = 2.0\n", "'float' object has no attribute 'grad' here", 2, 1),
     ("x = 1.0\ny = x.__class__\n", "`.__class__`", 2, 5),
     ("import shutil\nx = 1.0\n", "import", 1, 1),
     ("x = 1.0\nfrom shutil import copy\n", "import", 2, 1),

@@ -2602,8 +2602,12 @@ _GENERATOR_STATEMENTS: dict[type[ast.stmt], Callable[[Compiler, Any, scopes.Scop
 def operand_loop(node: ast.For) -> dict[str, ast.Name]:
     """`for child in v._prev:` or `for child, local in zip(v._children, …):` (any of
     `OPERAND_NAMES`), or the operands v's holder keeps (`for p, g in
-    zip(v._ctx.parents, grads)`, any of `HOLDER_NAMES`): {"child": v}; otherwise {}."""
+    zip(v._ctx.parents, grads)`, any of `HOLDER_NAMES`): {"child": v}; or pairs kept
+    with their local derivatives (`for parent, partial in v.parents:`): each name of the
+    pair bound to v, the one written being the operand (`Recorder.loop_write`
+    checks); otherwise {}."""
     target, iterable = node.target, node.iter
+    names: list[ast.expr] = [target]
     if (
         isinstance(iterable, ast.Call)
         and isinstance(iterable.func, ast.Name)
@@ -2612,9 +2616,11 @@ def operand_loop(node: ast.For) -> dict[str, ast.Name]:
         and isinstance(target, ast.Tuple)
         and target.elts
     ):
-        target, iterable = target.elts[0], iterable.args[0]
+        names, iterable = [target.elts[0]], iterable.args[0]
+    elif isinstance(target, ast.Tuple):
+        names = list(target.elts)
     if not (
-        isinstance(target, ast.Name)
+        all(isinstance(name, ast.Name) for name in names)
         and isinstance(iterable, ast.Attribute)
         and iterable.attr in OPERAND_NAMES
     ):
@@ -2622,7 +2628,9 @@ def operand_loop(node: ast.For) -> dict[str, ast.Name]:
     owner = iterable.value
     if isinstance(owner, ast.Attribute) and owner.attr in HOLDER_NAMES:
         owner = owner.value
-    return {target.id: owner} if isinstance(owner, ast.Name) else {}
+    if not isinstance(owner, ast.Name):
+        return {}
+    return {name.id: owner for name in names if isinstance(name, ast.Name)}
 
 
 def _leaves_loop(body: list[ast.stmt]) -> bool:

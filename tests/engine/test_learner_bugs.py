@@ -24,7 +24,13 @@ from typing import Any
 import pytest
 from micrograd.engine import Value as MicrogradValue
 
-from backprop_animator.engine import EngineError, enginecheck_source, trace_columns, trace_source
+from backprop_animator.engine import (
+    EngineError,
+    Limits,
+    enginecheck_source,
+    trace_columns,
+    trace_source,
+)
 from tests.engine.cpython import assert_same_output, printed_lines
 from tests.engine.helpers import assert_trace_invariants
 
@@ -282,6 +288,7 @@ RIGHT: dict[str, Callable[[], dict[str, float]]] = {
     "op_objects_mul_factor": lambda: mg(lambda x, y: x * y + x * x, x=3.0, y=-2.0),
     "dispatch_tuple_op_pow": lambda: mg(lambda w, x, b: (w * x + b) ** 2, w=0.5, x=3.0, b=-1.0),
     "mul_no_upstream": _mul_no_upstream,
+    "pairs_loop_no_upstream": _mul_no_upstream,
     "sort_without_visited": lambda: mg(lambda x, y: (x * y) * (x * y) + x * y, x=3, y=2),
     "topo_not_reversed": _tanh_wx_b,
     "seed_zero": lambda: mg(lambda a, b: a * b + a * 3.0, a=1.5, b=-2),
@@ -518,6 +525,9 @@ CHECKS: dict[str, tuple[dict[str, Any], Any, Any]] = {
     # missing `- 1` unnamed; err's share is 2 × 0.5² = 0.5, not 2 × 0.5.
     "dispatch_tuple_op_pow": ({"*": R, "+": R, "**": (4, "n5", "n4")}, R, R),
     "mul_no_upstream": ({"*": (9, "n2", "n0"), "+": R, "exp": R}, R, R),
+    # The same bug in backward()'s one loop over `(operand, local)` pairs: each op's
+    # writes are its rule (they were no rule's: every row unchecked, the sort "wrong").
+    "pairs_loop_no_upstream": ({"*": (8, "n2", "n0"), "exp": (7, "n3", "n2"), "+": R}, R, R),
     "sort_without_visited": ({"*": R, "+": R}, (5, "n2", "n3"), R),
     "topo_not_reversed": ({"*": R, "+": R, "tanh": R}, (6, "n3", "n4"), R),
     "seed_zero": ({"*": R, "+": R}, R, R),
@@ -797,7 +807,7 @@ UNUSUAL = {
     # Leaves with no rule to run: an empty list of them, one backward over (child, local)
     # pairs, a class per op that skips a node with none.
     "closure_late_binding", "div_divisor_reciprocal", "sigmoid_s_times_s",
-    "dispatch_tuple_op_pow",
+    "dispatch_tuple_op_pow", "pairs_loop_no_upstream",
     "tape_right", "tape_log_wrong", "tape_mul_no_upstream",  # a tape: the ops' rules only
     "tape_never_cleared", "tape_cleared_training",
     "left_right_div_sign", "grad_fn_one_line_loop",  # a leaf's grad_fn is None: skipped
@@ -2104,3 +2114,27 @@ def test_a_rule_held_for_another_node_is_said_to_be_that_nodes(
     assert "its own rule" not in held
     unset = next(text for text in texts if text.startswith(f"{maker} ("))
     assert f"(its op set it on {holder} instead, on line {line}: {holder} runs it)" in unset
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        # A node among its own pairs, the pairs grown past the container bound, or for ever.
+        ("z.parents.append((z, 1.0))\nz.parents = z.parents * 10 ** 7\n", "items"),
+        ("z.parents.append((z, 1.0))\nwhile True:\n    z.parents.append((z, 1.0))\n", "BACKPROP"),
+    ],
+)
+def test_a_loop_over_operand_pairs_is_bounded_as_any_loop(change: str, words: str) -> None:
+    source = (PROGRAMS / "pairs_loop_no_upstream.py").read_text()
+    source = source.replace("z.backward()\n", change + "z.backward()\n")
+    with pytest.raises(EngineError, match=words) as caught:
+        trace_source(source, limits=Limits(max_steps=50_000))
+    assert caught.value.line is not None
+
+
+def test_a_node_among_its_own_operand_pairs_runs_as_cpython() -> None:
+    source = (PROGRAMS / "pairs_loop_no_upstream.py").read_text()
+    source = source.replace("z.backward()\n", "z.parents.append((z, 1.0))\nz.backward()\n")
+    printed, error = run_in_cpython(source)
+    assert error is None
+    assert printed_lines(trace_source(source)) == printed

@@ -1241,6 +1241,8 @@ class Compiler(ExpressionCompiler):
         written; for any other object it is an attribute like another, updated in
         place as `augmented` updates one (`in_place`: `__iadd__`, a list extended).
         """
+        if op is None and isinstance(right, ast.IfExp) and _adds_in_one_branch(target, right):
+            return self.grad_choice(target, right, scope)
         m = self.m
         binary = m.binary
         get_attr = m.get_attr
@@ -1321,6 +1323,26 @@ class Compiler(ExpressionCompiler):
             self.shapes[id(run)] = (shape, run)
         elif read_first is None and read_last is None:  # `self.grad = 0.0`: `codegen` too
             self.shapes[id(run)] = (("grad_set", obj_expr, term_of, finish, name, binary), run)
+        return run
+
+    def grad_choice(self, target: ast.Attribute, right: ast.IfExp, scope: scopes.Scope) -> Stmt:
+        """`p.grad = g if p.grad is None else p.grad + g`: the branch the test takes is
+        the write, as `if p.grad is None: p.grad = g` / `else: p.grad = p.grad + g` would
+        be (the test first, then the branch's term, then `p`, as CPython evaluates the
+        assignment): a `+=` where the sum is taken, so that a wrong share it adds is not
+        read as an `=` that lost the gradient already there (Check your engine)."""
+        test = self.expr(right.test, scope)
+        body = self.grad_write(target, None, right.body, scope)
+        orelse = self.grad_write(target, None, right.orelse, scope)
+        truthy = self.m.truthy
+
+        def run(f: Frame) -> None:
+            condition = test(f)
+            if condition is True or (condition is not False and truthy(condition)):
+                body(f)
+            else:
+                orelse(f)
+
         return run
 
     def grad_finish(
@@ -2597,6 +2619,18 @@ _GENERATOR_STATEMENTS: dict[type[ast.stmt], Callable[[Compiler, Any, scopes.Scop
     ast.For: Compiler.gen_for,
     ast.While: Compiler.gen_while,
 }
+
+
+def _adds_in_one_branch(target: ast.Attribute, right: ast.IfExp) -> bool:
+    """Whether one branch of `target = A if T else B` adds to `target` itself (`p.grad +
+    g`, `g + p.grad`): an accumulation written with a choice (`grad_choice`)."""
+    written = ast.unparse(target)
+    return any(
+        isinstance(branch, ast.BinOp)
+        and isinstance(branch.op, ast.Add)
+        and written in (ast.unparse(branch.left), ast.unparse(branch.right))
+        for branch in (right.body, right.orelse)
+    )
 
 
 def operand_loop(node: ast.For) -> dict[str, ast.Name]:

@@ -289,6 +289,7 @@ RIGHT: dict[str, Callable[[], dict[str, float]]] = {
     "dispatch_tuple_op_pow": lambda: mg(lambda w, x, b: (w * x + b) ** 2, w=0.5, x=3.0, b=-1.0),
     "mul_no_upstream": _mul_no_upstream,
     "pairs_loop_no_upstream": _mul_no_upstream,
+    "grad_none_sum_mul_swapped": lambda: {"w": -3.0 + 0.5, "x": 2.0, "b": 2.0},
     "sort_without_visited": lambda: mg(lambda x, y: (x * y) * (x * y) + x * y, x=3, y=2),
     "topo_not_reversed": _tanh_wx_b,
     "seed_zero": lambda: mg(lambda a, b: a * b + a * 3.0, a=1.5, b=-2),
@@ -528,6 +529,9 @@ CHECKS: dict[str, tuple[dict[str, Any], Any, Any]] = {
     # The same bug in backward()'s one loop over `(operand, local)` pairs: each op's
     # writes are its rule (they were no rule's: every row unchecked, the sort "wrong").
     "pairs_loop_no_upstream": ({"*": (8, "n2", "n0"), "exp": (7, "n3", "n2"), "+": R}, R, R),
+    # `p.grad = g if p.grad is None else p.grad + g` adds mul's wrong share to w's 2: a
+    # sum, not an `=` (`+=` was named wrong, as having lost the 2 already there).
+    "grad_none_sum_mul_swapped": ({"*": (5, "n4", "n0"), "+": R}, R, R),
     "sort_without_visited": ({"*": R, "+": R}, (5, "n2", "n3"), R),
     "topo_not_reversed": ({"*": R, "+": R, "tanh": R}, (6, "n3", "n4"), R),
     "seed_zero": ({"*": R, "+": R}, R, R),
@@ -808,6 +812,7 @@ UNUSUAL = {
     # pairs, a class per op that skips a node with none.
     "closure_late_binding", "div_divisor_reciprocal", "sigmoid_s_times_s",
     "dispatch_tuple_op_pow", "pairs_loop_no_upstream",
+    "grad_none_sum_mul_swapped",  # leaves with no grad_fn: skipped
     "tape_right", "tape_log_wrong", "tape_mul_no_upstream",  # a tape: the ops' rules only
     "tape_never_cleared", "tape_cleared_training",
     "left_right_div_sign", "grad_fn_one_line_loop",  # a leaf's grad_fn is None: skipped
@@ -2114,6 +2119,42 @@ def test_a_rule_held_for_another_node_is_said_to_be_that_nodes(
     assert "its own rule" not in held
     unset = next(text for text in texts if text.startswith(f"{maker} ("))
     assert f"(its op set it on {holder} instead, on line {line}: {holder} runs it)" in unset
+
+
+_CHOICE = "                inp.grad = g if inp.grad is None else inp.grad + g\n"
+
+
+@pytest.mark.parametrize(
+    ("write", "words"),
+    [
+        # The choice's test spins, or recurses, or its sum grows past the integer bound;
+        # a gradient made the node itself (its rule then multiplies it: CPython's error).
+        (
+            "                inp.grad = g if spin() else inp.grad + g\n",
+            "BACKPROP_MAX_STEPS",
+        ),
+        ("                inp.grad = g if deep(0) else inp.grad + g\n", "RecursionError"),
+        (
+            "                inp.grad = g if inp.grad is None else inp.grad + 7 ** 10 ** 7\n",
+            "OverflowError: this power makes an integer of more than 4,096 bits",
+        ),
+        (
+            "                inp.grad = inp if inp.grad is None else inp.grad + g\n",
+            "AttributeError: 'float' object has no attribute 'value'",  # CPython's words
+        ),
+    ],
+)
+def test_a_gradient_summed_by_a_choice_is_bounded_as_any_write(write: str, words: str) -> None:
+    source = (PROGRAMS / "grad_none_sum_mul_swapped.py").read_text()
+    assert _CHOICE in source
+    helpers = (
+        "def spin():\n    while True:\n        pass\n\n\ndef deep(n):\n    return deep(n + 1)\n\n\n"
+    )
+    source = helpers + source.replace(_CHOICE, write)
+    with pytest.raises(EngineError, match=words) as caught:
+        trace_source(source, limits=Limits(max_steps=50_000))
+    assert caught.value.line is not None
+    assert "Traceback" not in str(caught.value)
 
 
 @pytest.mark.parametrize(

@@ -969,7 +969,8 @@ SORT_TEXTS = {
     # It said "runs x*w+b's rule before that of y, which uses x*w+b": y's never runs.
     "loop_skips_output_rule": "y.backward() never runs y's rule (6 nodes reach y): nothing is "
     "passed on from y. Seed y.grad = 1.",
-    "tape_forward_order": "y.backward() runs x*w's rule before that of h, which uses x*w: x*w "
+    # A free function, `backward(y)`: so its words call it (they said "y.backward()").
+    "tape_forward_order": "backward(y) runs x*w's rule before that of h, which uses x*w: x*w "
     "passes its gradient on before all of it has arrived. Seed y.grad = 1.",
     "stack_shared_twice": "s.backward() runs p's rule before that of q, which uses p: p passes "
     "its gradient on before all of it has arrived. Seed s.grad = 1.",
@@ -1013,7 +1014,7 @@ NO_RULE_TEXTS = {
 SORT_PASSES = {"zero_grad_before_step": 3}
 # A list of rules nothing clears: the second pass's words say the first's rules run too.
 STALE_SORT_TEXTS = {
-    "tape_never_cleared": "loss.backward() runs the rules of the 6 nodes that reach loss, each "
+    "tape_never_cleared": "backward(loss) runs the rules of the 6 nodes that reach loss, each "
     "after those of the nodes that use it. Seed loss.grad = 1. It also runs the rules of 3 "
     "nodes of pass 1's graph (pass 1's loss first), which pass 2's loss does not reach: left "
     "over (the list of rules backward() runs was not cleared), they are no part of this pass, "
@@ -1045,7 +1046,7 @@ def test_the_sort_frame_says_what_the_learners_backward_did(program: str) -> Non
             "seeds it with 1. Each frame below is one rule, in the order it runs."
         )
     elif program == "recursive_no_sort":
-        assert texts[0].startswith("No sort here: u.backward() walks down from u")
+        assert texts[0].startswith("No sort here: u.backprop() walks down from u")
     elif program == "rules_run_in_sort":  # rules run inside the sort's recursion
         assert texts[0].startswith("No sort here: y.backward() walks down from y")
     elif program in STALE_SORT_TEXTS:
@@ -2179,3 +2180,48 @@ def test_a_node_among_its_own_operand_pairs_runs_as_cpython() -> None:
     printed, error = run_in_cpython(source)
     assert error is None
     assert printed_lines(trace_source(source)) == printed
+
+
+REAL_CODE = ROOT / "tests" / "engine" / "real_code"
+
+
+@pytest.mark.parametrize(
+    ("path", "changes", "said"),
+    [
+        # A free function `backprop(root)`: its frames said "c.backward()", which the
+        # program never calls.
+        (
+            REAL_CODE / "free_function_backprop.py",
+            [("for n in reversed(order):", "for n in order:")],
+            "backprop(c) runs a*b's rule before that of c, which uses a*b: a*b passes its "
+            "gradient on before all of it has arrived. Seed c.grad = 1.",
+        ),
+        (
+            REAL_CODE / "free_function_backprop.py",
+            [("    root.grad = 1.0\n", "")],
+            "backprop(c) runs the rules of the 4 nodes that reach c, each after those of the "
+            "nodes that use it. c.grad is 0 when the first rule runs, not 1: a right engine "
+            "seeds it with 1.",
+        ),
+        # A method of another name: `y.backprop()`.
+        (
+            PROGRAMS / "topo_not_reversed.py",
+            [("def backward(self):", "def backprop(self):"), ("y.backward()", "y.backprop()")],
+            "y.backprop() runs w*x's rule before that of w*x+b, which uses w*x: w*x passes "
+            "its gradient on before all of it has arrived. Seed y.grad = 1.",
+        ),
+    ],
+)
+def test_the_sort_frame_names_the_pass_as_the_program_calls_it(
+    path: Path, changes: list[tuple[str, str]], said: str
+) -> None:
+    source = path.read_text()
+    for old, new in changes:
+        assert old in source
+        source = source.replace(old, new)
+    trace = trace_source(source)
+    printed, error = run_in_cpython(source)
+    assert error is None
+    assert printed_lines(trace) == printed
+    texts = [frame["text"] for frame in trace["frames"] if frame["phase"] == "sort"]
+    assert texts == [said + " Each frame below is one rule, in the order it runs."]

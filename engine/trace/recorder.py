@@ -1497,10 +1497,13 @@ class Recorder:
         share nothing reads is owed to none, so the rule is right without it, and the right
         engine computes no gradient for such a node either (`RightEngine.run_pass`'s
         `skipped`). Those operands are kept in `rule_skipped` until a later stretch of the
-        same run writes them (a loop that adds the shares its rule returned)."""
+        same run writes them (a loop that adds the shares its rule returned). A write that
+        added exactly 0 leaves the share out as well: a mask of the flag, `other.grad +=
+        other._backward * self.data * out.grad` with `_backward` 0.0 where no gradient is
+        required (enum_ops_engine)."""
         locals_, reference = found
         instance_of = self.instance_of
-        written = {entry[0] for entry in tape}
+        written = {entry[0] for entry in tape if entry[2] != 0}
         kept: Locals = []
         skipped: list[Value] = []
         for child, local in locals_:

@@ -533,14 +533,15 @@ def by_holder_text(count: int, output: str, holder: str) -> str:
     )
 
 
-def pass_call(own: str, how: tuple[str, bool] | None = None) -> str:
+def pass_call(own: str, how: str | None = None, start: bool = False) -> str:
     """A pass's call as the program wrote it, of the output named `own`: `o.backward()`,
-    or (`how`: the function's name, and whether it is a free function, not a method)
-    `backprop(o)`, `o.backprop()`."""
+    or (`how`: its words, `{own}` and `{operand}` the output's name, bare or as it stands
+    before a method: `recorder._pass_how`) `backprop(o)`, `o.backprop()`, `the Tape's
+    backward()`; `start`: at the start of a sentence (`The Tape's`)."""
     if how is None:
         return f"{operand(own)}.backward()"
-    function, free = how
-    return f"{function}({own})" if free else f"{operand(own)}.{function}()"
+    said = how.format(own=own, operand=operand(own))
+    return "The" + said[3:] if start and said.startswith("the ") else said
 
 
 def own_sort_text(
@@ -550,7 +551,7 @@ def own_sort_text(
     fault: tuple[Value, Value | None, int] | None,
     seed: float,
     grad: str = "grad",
-    how: tuple[str, bool] | None = None,
+    how: str | None = None,
 ) -> str:
     """In place of the sort's usual words, for a learner's backward() whose order of
     rules is not a right one (`recorder.own_order_fault`), or a right one but not a
@@ -561,7 +562,7 @@ def own_sort_text(
     name as the learner's class writes it (`gradient`); `how`: the pass's call, where it
     is no `o.backward()` (`pass_call`)."""
     own = name(output)
-    call = pass_call(own, how)
+    call = pass_call(own, how, start=True)
     if fault is None:
         text = f"{call} runs the rules of the {count} {nodes_word(count)} that "
         text += f"reach {own}, each after those of the nodes that use it."
@@ -620,7 +621,7 @@ def stale_sort_text(output: Value, name: Names, runs: list[tuple[Value, int]], n
     )
 
 
-def walk_text(output: str, count: int, how: tuple[str, bool] | None = None) -> str:
+def walk_text(output: str, count: int, how: str | None = None) -> str:
     """In place of the sort, for a backward() that runs the rules as a recursion down
     from its output reaches each node (`child._backward()` inside a rule, or a walk
     that calls itself for each child), with no order worked out first."""
@@ -638,13 +639,14 @@ def no_rule_runs(output: str) -> str:
     return f" It runs no node's rule at all: every gradient below {output} stays as it was."
 
 
-def no_rule_text(output: str, count: int, how: tuple[str, bool] | None = None) -> str:
+def no_rule_text(output: str, count: int, how: str | None = None) -> str:
     """In place of the sort, for a backward() that calls no node's rule and writes the
     gradients itself: a recursion of its own, or a loop whose writes read no node's
     gradient (`child.grad += local`), so that no write says whose rule it is."""
     changes = "gradient changes" if count == 1 else "gradients change"
     return (
-        f"{pass_call(output, how)} calls no node's rule: it writes the gradients itself, so "
+        f"{pass_call(output, how, start=True)} calls no node's rule: it writes the gradients "
+        "itself, so "
         f"there is no step per node to show. Its writes, seed included, are this frame: "
         f"{count} {changes}."
     )

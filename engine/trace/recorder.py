@@ -283,7 +283,7 @@ class Recorder:
         self.rule_depth: int | None = None
         self.walked = False
         # How the pass running was called, where it is no `o.backward()` (`narrate.pass_call`).
-        self.pass_how: tuple[str, bool] | None = None
+        self.pass_how: str | None = None
         # Whether some rule ran other nodes' rules between its writes: its frames after
         # the first carry `RESUMES`, the first one's, for the engine check (`finish`).
         self.resumed = False
@@ -1545,11 +1545,17 @@ class Recorder:
             received[entry[0]] = received.get(entry[0], 0) + 1
 
     def user_pass(
-        self, instance: PInstance, run: Callable[[], Any], code: Any = None, free: bool = False
+        self,
+        instance: PInstance,
+        run: Callable[[], Any],
+        code: Any = None,
+        free: bool = False,
+        holder: str | None = None,
     ) -> Any:
         """`o.backward()` where o is an object of the program's own Value class; `code`
         the program's function it runs (its lines go with the pass: `pass_code`); `free`:
-        called as a function of o, `backprop(o)`, not as o's method."""
+        called as a function of o, `backprop(o)`, not as o's method; `holder`: the class
+        of the object it was called on instead, a tape's (`tape.backward()`)."""
         span = _span_of(code)
         if span in self.step_spans:
             return run()  # one step of a walk by hand: its write is the rule (`hand_write`)
@@ -1563,7 +1569,7 @@ class Recorder:
         if span is not None and self.one_step_before(output):
             raise StepPass(span)
         reachable, sort = self.open_own_pass(instance, output, steps=self.sort_steps)
-        self.pass_how = _pass_how(code, free)
+        self.pass_how = _pass_how(code, free, holder)
         self.pass_code(code)
         self.sort_frame = sort
         start = dict(zip(reachable, map(float, map(_GRAD, reachable)), strict=True))
@@ -2388,7 +2394,7 @@ class Recorder:
             if output is not None:  # `tape.backward()`: a pass over the nodes it keeps
                 self.hand_pass = False  # its rules and writes are a pass's (`loop_write`)
                 try:
-                    return self.user_pass(output, run, function)
+                    return self.user_pass(output, run, function, holder=holder.cls.name)
                 finally:
                     self.hand_pass = True
             if self.unshaped is None:
@@ -4272,14 +4278,17 @@ class StepPass(HandPass):
         self.spans = frozenset({span})
 
 
-def _pass_how(code: Any, free: bool) -> tuple[str, bool] | None:
+def _pass_how(code: Any, free: bool, holder: str | None) -> str | None:
     """How a pass running the program's function `code` was called, where it is no
-    `o.backward()` (`narrate.pass_call`): `backprop(o)`, `o.backprop()`."""
+    `o.backward()` (`narrate.pass_call`'s words): `backprop({own})`, `{operand}.backprop()`,
+    `the Tape's backward()`."""
     if type(code) is BoundMethod:
         code = code.function
-    if type(code) is not Function or (code.name == "backward" and not free):
+    if type(code) is not Function or (code.name == "backward" and not (free or holder)):
         return None
-    return code.name, free
+    if holder is not None:
+        return f"the {holder}'s {code.name}()"
+    return f"{code.name}({{own}})" if free else f"{{operand}}.{code.name}()"
 
 
 def _span_of(code: Any) -> tuple[int, int] | None:

@@ -2633,13 +2633,18 @@ def _adds_in_one_branch(target: ast.Attribute, right: ast.IfExp) -> bool:
     )
 
 
+def _calls_in(body: list[ast.stmt]) -> bool:
+    """Whether a loop's body calls anything."""
+    return any(isinstance(n, ast.Call) for statement in body for n in ast.walk(statement))
+
+
 def operand_loop(node: ast.For) -> dict[str, ast.Name]:
     """`for child in v._prev:` or `for child, local in zip(v._children, …):` (any of
     `OPERAND_NAMES`), or the operands v's holder keeps (`for p, g in
     zip(v._ctx.parents, grads)`, any of `HOLDER_NAMES`): {"child": v}; or pairs kept
-    with their local derivatives (`for parent, partial in v.parents:`): each name of the
-    pair bound to v, the one written being the operand (`Recorder.loop_write`
-    checks); otherwise {}."""
+    with their local derivatives (`for parent, partial in v.parents:`, a body that
+    calls nothing): each name of the pair bound to v, the one written being the operand
+    (`Recorder.loop_write` checks); otherwise {}."""
     target, iterable = node.target, node.iter
     names: list[ast.expr] = [target]
     if (
@@ -2651,7 +2656,9 @@ def operand_loop(node: ast.For) -> dict[str, ast.Name]:
         and target.elts
     ):
         names, iterable = [target.elts[0]], iterable.args[0]
-    elif isinstance(target, ast.Tuple):
+    elif isinstance(target, ast.Tuple) and not _calls_in(node.body):
+        # (A loop that calls anything, a recursion down each path with the path's
+        # product, `walk(child, path * local)`, writes no one node's rule: judged whole.)
         names = list(target.elts)
     if not (
         all(isinstance(name, ast.Name) for name in names)

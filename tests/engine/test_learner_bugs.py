@@ -289,6 +289,7 @@ RIGHT: dict[str, Callable[[], dict[str, float]]] = {
     "dispatch_tuple_op_pow": lambda: mg(lambda w, x, b: (w * x + b) ** 2, w=0.5, x=3.0, b=-1.0),
     "mul_no_upstream": _mul_no_upstream,
     "pairs_loop_no_upstream": _mul_no_upstream,
+    "recursive_pairs_path_sum": lambda: mg(lambda a, b: (a * b) * a + a * b, a=2.0, b=3.0),
     "grad_none_sum_mul_swapped": lambda: {"w": -3.0 + 0.5, "x": 2.0, "b": 2.0},
     "sort_without_visited": lambda: mg(lambda x, y: (x * y) * (x * y) + x * y, x=3, y=2),
     "topo_not_reversed": _tanh_wx_b,
@@ -529,6 +530,9 @@ CHECKS: dict[str, tuple[dict[str, Any], Any, Any]] = {
     # The same bug in backward()'s one loop over `(operand, local)` pairs: each op's
     # writes are its rule (they were no rule's: every row unchecked, the sort "wrong").
     "pairs_loop_no_upstream": ({"*": (8, "n2", "n0"), "exp": (7, "n3", "n2"), "+": R}, R, R),
+    # A right path-sum recursion over the same pairs: no one node's rule (its writes are
+    # the path's products, not a gradient times a local), judged whole, nothing named.
+    "recursive_pairs_path_sum": ({"*": U, "+": U}, R, R),
     # `p.grad = g if p.grad is None else p.grad + g` adds mul's wrong share to w's 2: a
     # sum, not an `=` (`+=` was named wrong, as having lost the 2 already there).
     "grad_none_sum_mul_swapped": ({"*": (5, "n4", "n0"), "+": R}, R, R),
@@ -811,7 +815,7 @@ UNUSUAL = {
     # Leaves with no rule to run: an empty list of them, one backward over (child, local)
     # pairs, a class per op that skips a node with none.
     "closure_late_binding", "div_divisor_reciprocal", "sigmoid_s_times_s",
-    "dispatch_tuple_op_pow", "pairs_loop_no_upstream",
+    "dispatch_tuple_op_pow", "pairs_loop_no_upstream", "recursive_pairs_path_sum",
     "grad_none_sum_mul_swapped",  # leaves with no grad_fn: skipped
     "tape_right", "tape_log_wrong", "tape_mul_no_upstream",  # a tape: the ops' rules only
     "tape_never_cleared", "tape_cleared_training",
@@ -991,6 +995,9 @@ TORCH += "rule's sum, over each path from o down to a node, of the product of th
 TORCH += "derivatives along it."
 NO_RULE_TEXTS = {
     "recursive_path_sum": NO_RULE,
+    "recursive_pairs_path_sum": "d.backward() calls no node's rule: it writes the gradients "
+    "itself, so there is no step per node to show. Its writes, seed included, are this frame: "
+    "4 gradients change.",
     "torch_layout_grads_assign": [
         TORCH.format("−0.2567", "0.1711"),
         TORCH.format("−0.4696", "0.02878"),

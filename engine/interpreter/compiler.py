@@ -1241,6 +1241,8 @@ class Compiler(ExpressionCompiler):
         written; for any other object it is an attribute like another, updated in
         place as `augmented` updates one (`in_place`: `__iadd__`, a list extended).
         """
+        if op is None and isinstance(right, ast.IfExp) and _adds_in_one_branch(target, right):
+            return self.grad_choice(target, right, scope)
         m = self.m
         binary = m.binary
         get_attr = m.get_attr
@@ -1321,6 +1323,26 @@ class Compiler(ExpressionCompiler):
             self.shapes[id(run)] = (shape, run)
         elif read_first is None and read_last is None:  # `self.grad = 0.0`: `codegen` too
             self.shapes[id(run)] = (("grad_set", obj_expr, term_of, finish, name, binary), run)
+        return run
+
+    def grad_choice(self, target: ast.Attribute, right: ast.IfExp, scope: scopes.Scope) -> Stmt:
+        """`p.grad = g if p.grad is None else p.grad + g`: the branch the test takes is
+        the write, as `if p.grad is None: p.grad = g` / `else: p.grad = p.grad + g` would
+        be (the test first, then the branch's term, then `p`, as CPython evaluates the
+        assignment): a `+=` where the sum is taken, so that a wrong share it adds is not
+        read as an `=` that lost the gradient already there (Check your engine)."""
+        test = self.expr(right.test, scope)
+        body = self.grad_write(target, None, right.body, scope)
+        orelse = self.grad_write(target, None, right.orelse, scope)
+        truthy = self.m.truthy
+
+        def run(f: Frame) -> None:
+            condition = test(f)
+            if condition is True or (condition is not False and truthy(condition)):
+                body(f)
+            else:
+                orelse(f)
+
         return run
 
     def grad_finish(
@@ -2599,20 +2621,45 @@ _GENERATOR_STATEMENTS: dict[type[ast.stmt], Callable[[Compiler, Any, scopes.Scop
 }
 
 
+def _adds_in_one_branch(target: ast.Attribute, right: ast.IfExp) -> bool:
+    """Whether one branch of `target = A if T else B` adds to `target` itself (`p.grad +
+    g`, `g + p.grad`): an accumulation written with a choice (`grad_choice`)."""
+    written = ast.unparse(target)
+    return any(
+        isinstance(branch, ast.BinOp)
+        and isinstance(branch.op, ast.Add)
+        and written in (ast.unparse(branch.left), ast.unparse(branch.right))
+        for branch in (right.body, right.orelse)
+    )
+
+
+def _calls_in(body: list[ast.stmt]) -> bool:
+    """Whether a loop's body calls anything."""
+    return any(isinstance(n, ast.Call) for statement in body for n in ast.walk(statement))
+
+
 def operand_loop(node: ast.For) -> dict[str, ast.Name]:
     """`for child in v._prev:` or `for child, local in zip(v._children, …):` (any of
     `OPERAND_NAMES`), or `for child, local in v._children.items():` (operands kept as a
     dict's keys, child → local derivative), or the operands v's holder keeps (`for p, g
-    in zip(v._ctx.parents, grads)`, any of `HOLDER_NAMES`): {"child": v}; otherwise {}."""
+    in zip(v._ctx.parents, grads)`, any of `HOLDER_NAMES`): {"child": v}; or pairs kept
+    with their local derivatives (`for parent, partial in v.parents:`, a body that
+    calls nothing): each name of the pair bound to v, the one written being the operand
+    (`Recorder.loop_write` checks); otherwise {}."""
     target, iterable = node.target, node.iter
+    names: list[ast.expr] = [target]
     if isinstance(iterable, ast.Call) and isinstance(target, ast.Tuple) and target.elts:
         func = iterable.func
         if isinstance(func, ast.Name) and func.id == "zip" and iterable.args:
-            target, iterable = target.elts[0], iterable.args[0]
+            names, iterable = [target.elts[0]], iterable.args[0]
         elif isinstance(func, ast.Attribute) and func.attr == "items" and not iterable.args:
-            target, iterable = target.elts[0], func.value
+            names, iterable = [target.elts[0]], func.value
+    elif isinstance(target, ast.Tuple) and not _calls_in(node.body):
+        # (A loop that calls anything, a recursion down each path with the path's
+        # product, `walk(child, path * local)`, writes no one node's rule: judged whole.)
+        names = list(target.elts)
     if not (
-        isinstance(target, ast.Name)
+        all(isinstance(name, ast.Name) for name in names)
         and isinstance(iterable, ast.Attribute)
         and iterable.attr in OPERAND_NAMES
     ):
@@ -2620,7 +2667,9 @@ def operand_loop(node: ast.For) -> dict[str, ast.Name]:
     owner = iterable.value
     if isinstance(owner, ast.Attribute) and owner.attr in HOLDER_NAMES:
         owner = owner.value
-    return {target.id: owner} if isinstance(owner, ast.Name) else {}
+    if not isinstance(owner, ast.Name):
+        return {}
+    return {name.id: owner for name in names if isinstance(name, ast.Name)}
 
 
 def _leaves_loop(body: list[ast.stmt]) -> bool:

@@ -205,7 +205,7 @@ def _free_pass(
     it."""
     first = values[0]
     if first.mirror is not None:
-        return rec.user_pass(first, lambda: call(target, values, kwargs), target)
+        return rec.user_pass(first, lambda: call(target, values, kwargs), target, free=True)
     if clue and rec.unshaped is None:
         rec.unshaped = first
         rec.unshaped_at = position

@@ -542,6 +542,17 @@ def by_holder_text(count: int, output: str, holder: str) -> str:
     )
 
 
+def pass_call(own: str, how: str | None = None, start: bool = False) -> str:
+    """A pass's call as the program wrote it, of the output named `own`: `o.backward()`,
+    or (`how`: its words, `{own}` and `{operand}` the output's name, bare or as it stands
+    before a method: `recorder._pass_how`) `backprop(o)`, `o.backprop()`, `the Tape's
+    backward()`; `start`: at the start of a sentence (`The Tape's`)."""
+    if how is None:
+        return f"{operand(own)}.backward()"
+    said = how.format(own=own, operand=operand(own))
+    return "The" + said[3:] if start and said.startswith("the ") else said
+
+
 def own_sort_text(
     output: Value,
     count: int,
@@ -549,6 +560,7 @@ def own_sort_text(
     fault: tuple[Value, Value | None, int] | None,
     seed: float,
     grad: str = "grad",
+    how: str | None = None,
 ) -> str:
     """In place of the sort's usual words, for a learner's backward() whose order of
     rules is not a right one (`recorder.own_order_fault`), or a right one but not a
@@ -556,35 +568,37 @@ def own_sort_text(
     order), or whose output's gradient is not 1 when its first rule runs: what it did.
     A right order is said as what makes it right, each rule after those of the nodes
     that use the rule's node, with no word of how it was found. `grad`: the gradient's
-    name as the learner's class writes it (`gradient`)."""
+    name as the learner's class writes it (`gradient`); `how`: the pass's call, where it
+    is no `o.backward()` (`pass_call`)."""
     own = name(output)
+    call = pass_call(own, how, start=True)
     if fault is None:
-        text = f"{operand(own)}.backward() runs the rules of the {count} {nodes_word(count)} that "
+        text = f"{call} runs the rules of the {count} {nodes_word(count)} that "
         text += f"reach {own}, each after those of the nodes that use it."
     else:
         node, consumer, runs = fault
         which = name(node)
         if consumer is node:
             text = (
-                f"{operand(own)}.backward() runs {which}'s rule, and {which} is among its own "
+                f"{call} runs {which}'s rule, and {which} is among its own "
                 "operands (its _prev): the graph has a loop, and no order runs every rule after "
                 "those of the nodes that use its node (one list of operands shared by several "
                 "nodes, as a default `[]` is?)."
             )
         elif consumer is not None:
             text = (
-                f"{operand(own)}.backward() runs {which}'s rule before that of {name(consumer)}, "
+                f"{call} runs {which}'s rule before that of {name(consumer)}, "
                 f"which uses {which}: {which} passes its gradient on before all of it "
                 "has arrived."
             )
         elif runs:
             text = (
-                f"{operand(own)}.backward() runs {which}'s rule {runs} times: each run passes "
+                f"{call} runs {which}'s rule {runs} times: each run passes "
                 f"{which}'s whole gradient on again."
             )
         else:
             text = (
-                f"{operand(own)}.backward() never runs {which}'s rule ({count} {nodes_word(count)} "
+                f"{call} never runs {which}'s rule ({count} {nodes_word(count)} "
                 f"reach {own}): nothing is passed on from {which}."
             )
     if seed != 1:
@@ -616,12 +630,12 @@ def stale_sort_text(output: Value, name: Names, runs: list[tuple[Value, int]], n
     )
 
 
-def walk_text(output: str, count: int) -> str:
+def walk_text(output: str, count: int, how: str | None = None) -> str:
     """In place of the sort, for a backward() that runs the rules as a recursion down
     from its output reaches each node (`child._backward()` inside a rule, or a walk
     that calls itself for each child), with no order worked out first."""
     return (
-        f"No sort here: {operand(output)}.backward() walks down from {output} ({count} "
+        f"No sort here: {pass_call(output, how)} walks down from {output} ({count} "
         f"{nodes_word(count)} reach it) and runs each node's rule as the walk reaches it, "
         "a call inside a call. Each frame below is one rule, in the order the walk runs "
         "them; a node the walk reaches twice runs its rule twice."
@@ -634,13 +648,14 @@ def no_rule_runs(output: str) -> str:
     return f" It runs no node's rule at all: every gradient below {output} stays as it was."
 
 
-def no_rule_text(output: str, count: int) -> str:
+def no_rule_text(output: str, count: int, how: str | None = None) -> str:
     """In place of the sort, for a backward() that calls no node's rule and writes the
     gradients itself: a recursion of its own, or a loop whose writes read no node's
     gradient (`child.grad += local`), so that no write says whose rule it is."""
     changes = "gradient changes" if count == 1 else "gradients change"
     return (
-        f"{operand(output)}.backward() calls no node's rule: it writes the gradients itself, so "
+        f"{pass_call(output, how, start=True)} calls no node's rule: it writes the gradients "
+        "itself, so "
         f"there is no step per node to show. Its writes, seed included, are this frame: "
         f"{count} {changes}."
     )

@@ -295,6 +295,8 @@ class Recorder:
         # node, with no sort first (`walk_text`).
         self.rule_depth: int | None = None
         self.walked = False
+        # How the pass running was called, where it is no `o.backward()` (`narrate.pass_call`).
+        self.pass_how: str | None = None
         # Whether some rule ran other nodes' rules between its writes: its frames after
         # the first carry `RESUMES`, the first one's, for the engine check (`finish`).
         self.resumed = False
@@ -1571,10 +1573,13 @@ class Recorder:
         share nothing reads is owed to none, so the rule is right without it, and the right
         engine computes no gradient for such a node either (`RightEngine.run_pass`'s
         `skipped`). Those operands are kept in `rule_skipped` until a later stretch of the
-        same run writes them (a loop that adds the shares its rule returned)."""
+        same run writes them (a loop that adds the shares its rule returned). A write that
+        added exactly 0 leaves the share out as well: a mask of the flag, `other.grad +=
+        other._backward * self.data * out.grad` with `_backward` 0.0 where no gradient is
+        required (enum_ops_engine)."""
         locals_, reference = found
         instance_of = self.instance_of
-        written = {entry[0] for entry in tape}
+        written = {entry[0] for entry in tape if entry[2] != 0}
         kept: Locals = []
         skipped: list[Value] = []
         for child, local in locals_:
@@ -1615,9 +1620,18 @@ class Recorder:
         for entry in tape:
             received[entry[0]] = received.get(entry[0], 0) + 1
 
-    def user_pass(self, instance: PInstance, run: Callable[[], Any], code: Any = None) -> Any:
+    def user_pass(
+        self,
+        instance: PInstance,
+        run: Callable[[], Any],
+        code: Any = None,
+        free: bool = False,
+        holder: str | None = None,
+    ) -> Any:
         """`o.backward()` where o is an object of the program's own Value class; `code`
-        the program's function it runs (its lines go with the pass: `pass_code`)."""
+        the program's function it runs (its lines go with the pass: `pass_code`); `free`:
+        called as a function of o, `backprop(o)`, not as o's method; `holder`: the class
+        of the object it was called on instead, a tape's (`tape.backward()`)."""
         span = _span_of(code)
         if span in self.step_spans:
             return run()  # one step of a walk by hand: its write is the rule (`hand_write`)
@@ -1631,6 +1645,7 @@ class Recorder:
         if span is not None and self.one_step_before(instance, output):
             raise StepPass(span)
         reachable, sort = self.open_own_pass(instance, output, steps=self.sort_steps)
+        self.pass_how = _pass_how(code, free, holder)
         self.pass_code(code)
         self.sort_frame = sort
         start = dict(zip(reachable, map(float, map(_GRAD, reachable)), strict=True))
@@ -1673,11 +1688,11 @@ class Recorder:
             # backward() wrote the gradients itself (`narrate.no_rule_text`): no rule
             # frames, every write in this frame, which the trace keeps (schema 2).
             changed = {node for node, field, b, a in sort["changes"] if b != a}
-            sort["text"] = narrate.no_rule_text(self.names(output), len(changed))
+            sort["text"] = narrate.no_rule_text(self.names(output), len(changed), self.pass_how)
             self.sort_writes = True
         elif self.walked:
             # No order was worked out first: each rule ran as the walk reached its node.
-            sort["text"] = narrate.walk_text(self.names(output), len(reachable))
+            sort["text"] = narrate.walk_text(self.names(output), len(reachable), self.pass_how)
         elif type(sort["text"]) is Said and len(topo) != len(reachable):
             # The page counts the pass's topo; the sentence counts what the output reaches.
             sort["text"] = narrate.sort_text(output, len(reachable), self.names, grad)
@@ -1726,7 +1741,7 @@ class Recorder:
                 or not (usual or depth_first(topo[::-1], reachable, output))
             ):
                 sort["text"] = narrate.own_sort_text(
-                    output, len(reachable), self.names, fault, seed, grad
+                    output, len(reachable), self.names, fault, seed, grad, self.pass_how
                 )
         if self.stale_runs:  # rules of earlier passes' nodes, run again: said after the sort's
             self.say_stale_runs(output, len(reachable), sort, start.get(output, 0.0), grad)
@@ -1745,7 +1760,7 @@ class Recorder:
         text = sort["text"]
         if type(text) is not str or text == narrate.sort_text(output, count, self.names, grad):
             # the usual words (or the page's, `Said`): what the pass's own rules did
-            text = narrate.own_sort_text(output, count, self.names, None, seed, grad)
+            text = narrate.own_sort_text(output, count, self.names, None, seed, grad, self.pass_how)
         more = narrate.stale_sort_text(output, self.names, self.stale_runs, len(self.passes))
         head, each, tail = text.rpartition(narrate.EACH_FRAME)
         sort["text"] = head + more + each + tail if each else text + more
@@ -1805,7 +1820,9 @@ class Recorder:
         fault = own_order_fault([], reachable, output, self.kept_on)
         if fault is None:
             return
-        text = narrate.own_sort_text(output, len(reachable), self.names, fault, seed, grad)
+        text = narrate.own_sort_text(
+            output, len(reachable), self.names, fault, seed, grad, self.pass_how
+        )
         sort["text"] = text.removesuffix(narrate.EACH_FRAME) + narrate.no_rule_runs(
             self.names(output)
         )
@@ -2569,7 +2586,7 @@ class Recorder:
             if output is not None:  # `tape.backward()`: a pass over the nodes it keeps
                 self.hand_pass = False  # its rules and writes are a pass's (`loop_write`)
                 try:
-                    return self.user_pass(output, run, function)
+                    return self.user_pass(output, run, function, holder=holder.cls.name)
                 finally:
                     self.hand_pass = True
             if self.unshaped is None:
@@ -4524,6 +4541,19 @@ class StepPass(HandPass):
     def __init__(self, span: tuple[int, int]) -> None:
         super().__init__()
         self.spans = frozenset({span})
+
+
+def _pass_how(code: Any, free: bool, holder: str | None) -> str | None:
+    """How a pass running the program's function `code` was called, where it is no
+    `o.backward()` (`narrate.pass_call`'s words): `backprop({own})`, `{operand}.backprop()`,
+    `the Tape's backward()`."""
+    if type(code) is BoundMethod:
+        code = code.function
+    if type(code) is not Function or (code.name == "backward" and not (free or holder)):
+        return None
+    if holder is not None:
+        return f"the {holder}'s {code.name}()"
+    return f"{code.name}({{own}})" if free else f"{{operand}}.{code.name}()"
 
 
 def _span_of(code: Any) -> tuple[int, int] | None:

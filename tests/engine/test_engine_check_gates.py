@@ -186,3 +186,44 @@ def test_a_pytorch_style_engine_that_gates_every_share_is_right() -> None:
     assert {"0", "0.6", "0.6*−1"} <= unrequired
     assert {n["label"] for n in nodes if "requires_grad" in n and n["name"] == "0"} == {"loss"}
     assert not unrequired & {"w", "b", "err"}
+
+
+def masked(mask: str) -> str:
+    """GATED with its gates written as a mask the flag sets, as enum_ops_engine's
+    `_backward` is: each share multiplied by 1.0 or 0.0, always written."""
+    source = gated("{gate}", "{gate}").replace(
+        "        self.requires_grad = requires_grad\n",
+        f"        self.requires_grad = requires_grad\n        self.mask = {mask}\n",
+    )
+    for who in ("self", "other"):
+        source = source.replace(
+            f"            if {{gate}}:\n                {who}.grad += ",
+            f"            {who}.grad += {who}.mask * ",
+        )
+    assert "{gate}" not in source
+    return source
+
+
+def test_a_mask_that_zeroes_a_constants_share_is_right() -> None:
+    # The share written, times 0.0 where no gradient is required: `*` and `+` were wrong
+    # ("the right local derivative for 2 is 7, not 0"), a right engine accused.
+    source = masked("1.0 if requires_grad else 0.0")
+    trace = traced(source)
+    assert run_in_cpython(source) == ["-4.0 6.0 2.0 1.0"]
+    check = trace["engine_check"]
+    assert {row["op"]: row["verdict"] for row in check["rules"]} == {"*": "right", "+": "right"}
+    nodes = by_name(trace)
+    for name, grad in [("x", -4.0), ("w", 6.0), ("x*w", 2.0), ("y", 2.0), ("z", 1.0)]:
+        assert nodes[name]["grad"] == nodes[name]["correct_grad"] == grad
+    for constant in ("1", "2"):
+        assert "correct_grad" not in nodes[constant]
+        assert nodes[constant]["requires_grad"] is False
+
+
+def test_a_mask_that_zeroes_a_share_that_is_required_stays_wrong() -> None:
+    source = masked("0.0 if requires_grad else 1.0")
+    trace = traced(source)
+    assert run_in_cpython(source) == ["0.0 0.0 0.0 1.0"]
+    rows = {row["op"]: row for row in trace["engine_check"]["rules"]}
+    assert rows["*"]["verdict"] == "wrong"
+    assert by_name(trace)["x"]["correct_grad"] == -4.0

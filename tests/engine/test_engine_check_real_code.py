@@ -162,11 +162,13 @@ def test_a_loop_that_writes_what_each_rule_returns_is_judged_per_rule() -> None:
     assert check["sort"]["verdict"] == check["accumulation"]["verdict"] == "right"
     assert not [frame for frame in trace["frames"] if frame["phase"] == "update"]
     texts = [frame["text"] for frame in trace["frames"] if frame["phase"] == "backward"]
-    # The `=` that keeps the sum is said as the sum (it said "the 0.9151 already there
-    # is lost"), the first one into None as a write from 0.
+    # The choice that takes the sum is a `+=`, as `p.grad = p.grad + g` is (it said "the
+    # 0.9151 already there is lost", then "x.grad = 0.9151 + −1.83 → −0.9151", an `=`
+    # whose share was judged right only where it was right); the first one into None,
+    # the choice's `g`, a write from 0.
     assert texts[5] == (
         "x*w (*, grad 0.9151): the loop on line 55 adds the shares its rule returned. "
-        "x.grad = 0.9151 + −1.83 → −0.9151; w.grad = 0.2745."
+        "x.grad += −1.83; 2nd +=, sum 0.9151 + −1.83 = −0.9151; w.grad = 0.2745."
     )
     lossy = source.replace("p.grad = g if p.grad is None else p.grad + g", "p.grad = g")
     assert lossy != source

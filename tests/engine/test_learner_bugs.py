@@ -24,7 +24,13 @@ from typing import Any
 import pytest
 from micrograd.engine import Value as MicrogradValue
 
-from backprop_animator.engine import EngineError, enginecheck_source, trace_columns, trace_source
+from backprop_animator.engine import (
+    EngineError,
+    Limits,
+    enginecheck_source,
+    trace_columns,
+    trace_source,
+)
 from tests.engine.cpython import assert_same_output, printed_lines
 from tests.engine.helpers import assert_trace_invariants
 
@@ -282,6 +288,9 @@ RIGHT: dict[str, Callable[[], dict[str, float]]] = {
     "op_objects_mul_factor": lambda: mg(lambda x, y: x * y + x * x, x=3.0, y=-2.0),
     "dispatch_tuple_op_pow": lambda: mg(lambda w, x, b: (w * x + b) ** 2, w=0.5, x=3.0, b=-1.0),
     "mul_no_upstream": _mul_no_upstream,
+    "pairs_loop_no_upstream": _mul_no_upstream,
+    "recursive_pairs_path_sum": lambda: mg(lambda a, b: (a * b) * a + a * b, a=2.0, b=3.0),
+    "grad_none_sum_mul_swapped": lambda: {"w": -3.0 + 0.5, "x": 2.0, "b": 2.0},
     "sort_without_visited": lambda: mg(lambda x, y: (x * y) * (x * y) + x * y, x=3, y=2),
     "topo_not_reversed": _tanh_wx_b,
     "seed_zero": lambda: mg(lambda a, b: a * b + a * 3.0, a=1.5, b=-2),
@@ -518,6 +527,15 @@ CHECKS: dict[str, tuple[dict[str, Any], Any, Any]] = {
     # missing `- 1` unnamed; err's share is 2 × 0.5² = 0.5, not 2 × 0.5.
     "dispatch_tuple_op_pow": ({"*": R, "+": R, "**": (4, "n5", "n4")}, R, R),
     "mul_no_upstream": ({"*": (9, "n2", "n0"), "+": R, "exp": R}, R, R),
+    # The same bug in backward()'s one loop over `(operand, local)` pairs: each op's
+    # writes are its rule (they were no rule's: every row unchecked, the sort "wrong").
+    "pairs_loop_no_upstream": ({"*": (8, "n2", "n0"), "exp": (7, "n3", "n2"), "+": R}, R, R),
+    # A right path-sum recursion over the same pairs: no one node's rule (its writes are
+    # the path's products, not a gradient times a local), judged whole, nothing named.
+    "recursive_pairs_path_sum": ({"*": U, "+": U}, R, R),
+    # `p.grad = g if p.grad is None else p.grad + g` adds mul's wrong share to w's 2: a
+    # sum, not an `=` (`+=` was named wrong, as having lost the 2 already there).
+    "grad_none_sum_mul_swapped": ({"*": (5, "n4", "n0"), "+": R}, R, R),
     "sort_without_visited": ({"*": R, "+": R}, (5, "n2", "n3"), R),
     "topo_not_reversed": ({"*": R, "+": R, "tanh": R}, (6, "n3", "n4"), R),
     "seed_zero": ({"*": R, "+": R}, R, R),
@@ -797,7 +815,8 @@ UNUSUAL = {
     # Leaves with no rule to run: an empty list of them, one backward over (child, local)
     # pairs, a class per op that skips a node with none.
     "closure_late_binding", "div_divisor_reciprocal", "sigmoid_s_times_s",
-    "dispatch_tuple_op_pow",
+    "dispatch_tuple_op_pow", "pairs_loop_no_upstream", "recursive_pairs_path_sum",
+    "grad_none_sum_mul_swapped",  # leaves with no grad_fn: skipped
     "tape_right", "tape_log_wrong", "tape_mul_no_upstream",  # a tape: the ops' rules only
     "tape_never_cleared", "tape_cleared_training",
     "left_right_div_sign", "grad_fn_one_line_loop",  # a leaf's grad_fn is None: skipped
@@ -954,7 +973,8 @@ SORT_TEXTS = {
     # It said "runs x*w+b's rule before that of y, which uses x*w+b": y's never runs.
     "loop_skips_output_rule": "y.backward() never runs y's rule (6 nodes reach y): nothing is "
     "passed on from y. Seed y.grad = 1.",
-    "tape_forward_order": "y.backward() runs x*w's rule before that of h, which uses x*w: x*w "
+    # A free function, `backward(y)`: so its words call it (they said "y.backward()").
+    "tape_forward_order": "backward(y) runs x*w's rule before that of h, which uses x*w: x*w "
     "passes its gradient on before all of it has arrived. Seed y.grad = 1.",
     "stack_shared_twice": "s.backward() runs p's rule before that of q, which uses p: p passes "
     "its gradient on before all of it has arrived. Seed s.grad = 1.",
@@ -975,6 +995,9 @@ TORCH += "rule's sum, over each path from o down to a node, of the product of th
 TORCH += "derivatives along it."
 NO_RULE_TEXTS = {
     "recursive_path_sum": NO_RULE,
+    "recursive_pairs_path_sum": "d.backward() calls no node's rule: it writes the gradients "
+    "itself, so there is no step per node to show. Its writes, seed included, are this frame: "
+    "4 gradients change.",
     "torch_layout_grads_assign": [
         TORCH.format("−0.2567", "0.1711"),
         TORCH.format("−0.4696", "0.02878"),
@@ -998,7 +1021,7 @@ NO_RULE_TEXTS = {
 SORT_PASSES = {"zero_grad_before_step": 3}
 # A list of rules nothing clears: the second pass's words say the first's rules run too.
 STALE_SORT_TEXTS = {
-    "tape_never_cleared": "loss.backward() runs the rules of the 6 nodes that reach loss, each "
+    "tape_never_cleared": "backward(loss) runs the rules of the 6 nodes that reach loss, each "
     "after those of the nodes that use it. Seed loss.grad = 1. It also runs the rules of 3 "
     "nodes of pass 1's graph (pass 1's loss first), which pass 2's loss does not reach: left "
     "over (the list of rules backward() runs was not cleared), they are no part of this pass, "
@@ -1030,7 +1053,7 @@ def test_the_sort_frame_says_what_the_learners_backward_did(program: str) -> Non
             "seeds it with 1. Each frame below is one rule, in the order it runs."
         )
     elif program == "recursive_no_sort":
-        assert texts[0].startswith("No sort here: u.backward() walks down from u")
+        assert texts[0].startswith("No sort here: u.backprop() walks down from u")
     elif program == "rules_run_in_sort":  # rules run inside the sort's recursion
         assert texts[0].startswith("No sort here: y.backward() walks down from y")
     elif program in STALE_SORT_TEXTS:
@@ -2104,3 +2127,116 @@ def test_a_rule_held_for_another_node_is_said_to_be_that_nodes(
     assert "its own rule" not in held
     unset = next(text for text in texts if text.startswith(f"{maker} ("))
     assert f"(its op set it on {holder} instead, on line {line}: {holder} runs it)" in unset
+
+
+_CHOICE = "                inp.grad = g if inp.grad is None else inp.grad + g\n"
+
+
+@pytest.mark.parametrize(
+    ("write", "words"),
+    [
+        # The choice's test spins, or recurses, or its sum grows past the integer bound;
+        # a gradient made the node itself (its rule then multiplies it: CPython's error).
+        (
+            "                inp.grad = g if spin() else inp.grad + g\n",
+            "BACKPROP_MAX_STEPS",
+        ),
+        ("                inp.grad = g if deep(0) else inp.grad + g\n", "RecursionError"),
+        (
+            "                inp.grad = g if inp.grad is None else inp.grad + 7 ** 10 ** 7\n",
+            "OverflowError: this power makes an integer of more than 4,096 bits",
+        ),
+        (
+            "                inp.grad = inp if inp.grad is None else inp.grad + g\n",
+            "AttributeError: 'float' object has no attribute 'value'",  # CPython's words
+        ),
+    ],
+)
+def test_a_gradient_summed_by_a_choice_is_bounded_as_any_write(write: str, words: str) -> None:
+    source = (PROGRAMS / "grad_none_sum_mul_swapped.py").read_text()
+    assert _CHOICE in source
+    helpers = (
+        "def spin():\n    while True:\n        pass\n\n\ndef deep(n):\n    return deep(n + 1)\n\n\n"
+    )
+    source = helpers + source.replace(_CHOICE, write)
+    with pytest.raises(EngineError, match=words) as caught:
+        trace_source(source, limits=Limits(max_steps=50_000))
+    assert caught.value.line is not None
+    assert "Traceback" not in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        # A node among its own pairs, the pairs grown past the container bound, or for ever.
+        ("z.parents.append((z, 1.0))\nz.parents = z.parents * 10 ** 7\n", "items"),
+        ("z.parents.append((z, 1.0))\nwhile True:\n    z.parents.append((z, 1.0))\n", "BACKPROP"),
+    ],
+)
+def test_a_loop_over_operand_pairs_is_bounded_as_any_loop(change: str, words: str) -> None:
+    source = (PROGRAMS / "pairs_loop_no_upstream.py").read_text()
+    source = source.replace("z.backward()\n", change + "z.backward()\n")
+    with pytest.raises(EngineError, match=words) as caught:
+        trace_source(source, limits=Limits(max_steps=50_000))
+    assert caught.value.line is not None
+
+
+def test_a_node_among_its_own_operand_pairs_runs_as_cpython() -> None:
+    source = (PROGRAMS / "pairs_loop_no_upstream.py").read_text()
+    source = source.replace("z.backward()\n", "z.parents.append((z, 1.0))\nz.backward()\n")
+    printed, error = run_in_cpython(source)
+    assert error is None
+    assert printed_lines(trace_source(source)) == printed
+
+
+REAL_CODE = ROOT / "tests" / "engine" / "real_code"
+
+
+@pytest.mark.parametrize(
+    ("path", "changes", "said"),
+    [
+        # A free function `backprop(root)`: its frames said "c.backward()", which the
+        # program never calls.
+        (
+            REAL_CODE / "free_function_backprop.py",
+            [("for n in reversed(order):", "for n in order:")],
+            "backprop(c) runs a*b's rule before that of c, which uses a*b: a*b passes its "
+            "gradient on before all of it has arrived. Seed c.grad = 1.",
+        ),
+        (
+            REAL_CODE / "free_function_backprop.py",
+            [("    root.grad = 1.0\n", "")],
+            "backprop(c) runs the rules of the 4 nodes that reach c, each after those of the "
+            "nodes that use it. c.grad is 0 when the first rule runs, not 1: a right engine "
+            "seeds it with 1.",
+        ),
+        # A method of another name: `y.backprop()`.
+        (
+            PROGRAMS / "topo_not_reversed.py",
+            [("def backward(self):", "def backprop(self):"), ("y.backward()", "y.backprop()")],
+            "y.backprop() runs w*x's rule before that of w*x+b, which uses w*x: w*x passes "
+            "its gradient on before all of it has arrived. Seed y.grad = 1.",
+        ),
+        # `tape.backward()`, a method of the tape, not of y: its two passes.
+        (
+            REAL_CODE / "tape_of_nodes.py",
+            [("        for node in reversed(self.nodes):", "        for node in self.nodes:")],
+            "The Tape's backward() runs v3's rule before that of y, which uses v3: v3 passes "
+            "its gradient on before all of it has arrived. Seed y.gradient = 1.",
+        ),
+    ],
+)
+def test_the_sort_frame_names_the_pass_as_the_program_calls_it(
+    path: Path, changes: list[tuple[str, str]], said: str
+) -> None:
+    source = path.read_text()
+    for old, new in changes:
+        assert old in source
+        source = source.replace(old, new)
+    trace = trace_source(source)
+    printed, error = run_in_cpython(source)
+    assert error is None
+    assert printed_lines(trace) == printed
+    texts = [frame["text"] for frame in trace["frames"] if frame["phase"] == "sort"]
+    assert texts  # (tape_of_nodes has two passes, each with these words)
+    assert set(texts) == {said + " Each frame below is one rule, in the order it runs."}

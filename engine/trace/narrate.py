@@ -1043,7 +1043,8 @@ def rule_stretch_text(
     so far, said as `own_rule_text` says them, whether it goes on from an earlier
     stretch, and whose rule runs inside it next (`returned`: the writes of the program's
     own loop, adding the shares the rule returned). Whether its factors are right is said
-    of the whole run (`engine.lab.engine_check`), not of a stretch; an `=` that wrote
+    of the whole run (`engine.lab.engine_check`; a measured op's, at the stretch that
+    writes each share: `Recorder.say_measured`), not here; an `=` that wrote
     the old gradient plus a right share (`right`: the node's right locals) is said as
     the sum it kept, as `own_rule_text` says it, not as a loss. `kept_from`: the node
     whose rule this node holds, and the line that set it (`kept_rule_text`). `worked_out`:

@@ -2551,19 +2551,32 @@ class Recorder:
     def say_measured(self, found: dict[Value, Locals]) -> None:
         """The rule frames of nodes whose op no table knows, now that the re-runs have
         `found` their right local derivatives: each factor that is not the right one is
-        named beside it, as a table's op's is as its rule runs (`narrate.measured_text`)."""
+        named beside it, as a table's op's is as its rule runs (`narrate.measured_text`).
+        A run cut into stretches by the rules it calls (`end_rule`'s `RESUMES`) is judged
+        whole, each operand at the last stretch that writes its share (one it never
+        writes, at the run's last): a stretch was judged alone, its operands written in
+        another stretch said to get 0."""
+        runs: dict[int, list[dict[str, Any]]] = {}
         for frame in self.frames:
             node = frame.get("node")
             if frame["phase"] != "backward" or node not in found or type(frame["text"]) is not str:
                 continue
-            upstream, tape, writes, _ = frame["contributions"]
-            owner = self.instance_of.get(node)
-            if tape and owner is not None:
-                shape = owner.cls.shape
-                grad = shape.said if shape is not None else "grad"
-                frame["text"] += narrate.measured_text(
-                    node, self.names, tape, writes, found[node], upstream, grad
-                )
+            if frame["contributions"][1] and node in self.instance_of:
+                runs.setdefault(id(frame.get(RESUMES, frame)), []).append(frame)
+        for run in runs.values():
+            node = run[0]["node"]
+            shape = self.instance_of[node].cls.shape
+            grad = shape.said if shape is not None else "grad"
+            upstream = run[0]["contributions"][0]
+            tape = [entry for frame in run for entry in frame["contributions"][1]]
+            writes = [entry for frame in run for entry in frame["contributions"][2]]
+            last = {entry[0]: frame for frame in run for entry in frame["contributions"][1]}
+            for frame in run:
+                right = [r for r in found[node] if last.get(r[0], run[-1]) is frame]
+                if right:
+                    frame["text"] += narrate.measured_text(
+                        node, self.names, tape, writes, right, upstream, grad
+                    )
 
     def numeric_reruns(self) -> dict[Value, Locals]:
         """The local derivatives of the nodes whose op no table knows that some pass

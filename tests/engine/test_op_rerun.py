@@ -345,3 +345,71 @@ def test_the_frame_of_a_wrong_rule_no_table_knows_names_the_measured_derivative(
         "was measured by running its own code again with a*b nudged a tiny step up and down."
     )
     assert "No table knows" not in said("3 * self.data**2")
+
+
+# A recursive engine whose rule runs each operand's rule right after its write: the
+# rule's run is cut into stretches, one frame each (`narrate.rule_stretch_text`). Its
+# second factor is wrong (2·a where a belongs).
+NESTED = """\
+class Value:
+    def __init__(self, data, _children=(), _op=''):
+        self.data = data
+        self.grad = 0.0
+        self._backward = lambda: None
+        self._prev = list(_children)
+        self._op = _op
+    def zap(self, other):
+        out = Value(self.data * other.data + 0.0, (self, other), 'zap')
+        def _backward():
+            self.grad += other.data * out.grad
+            self._backward()
+            other.grad += {factor} * out.grad
+            other._backward()
+        out._backward = _backward
+        return out
+    def backward(self):
+        self.grad = 1.0
+        self._backward()
+a = Value(2.0); b = Value(3.0); c = Value(4.0)
+d = a.zap(b)
+e = d.zap(c)
+e.backward()
+print(a.grad, b.grad, c.grad, d.grad)
+"""
+
+
+def test_a_rule_cut_by_the_rules_it_calls_is_judged_where_each_share_is_written() -> None:
+    # Each stretch was judged as the whole rule: e's first stretch, which writes d's
+    # share alone, said c's derivative was 0 (c's share comes in the next stretch), and
+    # the next said the same of d, whose share was right.
+    source = NESTED.format(factor="2 * self.data")
+    trace = trace_source(source)
+    assert printed_lines(trace) == run_in_cpython(source)
+    label = {node["id"]: node["label"] for node in trace["nodes"]}
+    said = [
+        (label[f["node"]], f["text"])
+        for f in trace["frames"]
+        if f["phase"] == "backward" and f["contributions"]
+    ]
+    assert [who for who, _ in said] == ["e", "d", "d", "e"]
+    measured = " No table knows zap: the right one was measured by running its own code "
+    assert said[0][1].endswith("d.grad += 4 × 1 → 4; then d's rule runs inside it.")
+    assert said[1][1].endswith("a.grad += 3 × 4 → 12; then a's rule runs inside it.")
+    assert said[2][1].endswith(
+        "b.grad += 4 × 4 → 16; then b's rule runs inside it. The right local derivative for "
+        f"b is 2, not 4.{measured}again with b nudged a tiny step up and down."
+    )
+    assert said[3][1].endswith(
+        "c.grad += 12 × 1 → 12; then c's rule runs inside it. The right local derivative for "
+        f"c is 6, not 12.{measured}again with c nudged a tiny step up and down."
+    )
+    # A right rule's stretches say nothing of derivatives.
+    right = trace_source(NESTED.format(factor="self.data"))
+    assert not any("right local derivative" in f["text"] for f in right["frames"])
+    # A share the rule never writes is said at its last stretch.
+    forgot = NESTED.format(factor="self.data").replace(
+        "            self.grad += other.data * out.grad\n", ""
+    )
+    texts = [f["text"] for f in trace_source(forgot)["frames"] if f["phase"] == "backward"]
+    assert sum("right local derivative for d is 4, not 0" in t for t in texts) == 1
+    assert sum("right local derivative for a is 3, not 0" in t for t in texts) == 1

@@ -540,6 +540,7 @@ def own_sort_text(
     fault: tuple[Value, Value | None, int] | None,
     seed: float,
     grad: str = "grad",
+    call: tuple[str, bool] | None = None,
 ) -> str:
     """In place of the sort's usual words, for a learner's backward() whose order of
     rules is not a right one (`recorder.own_order_fault`), or a right one but not a
@@ -547,35 +548,37 @@ def own_sort_text(
     order), or whose output's gradient is not 1 when its first rule runs: what it did.
     A right order is said as what makes it right, each rule after those of the nodes
     that use the rule's node, with no word of how it was found. `grad`: the gradient's
-    name as the learner's class writes it (`gradient`)."""
+    name as the learner's class writes it (`gradient`); `call`: how the program called
+    the pass (`pass_call`)."""
     own = name(output)
+    said = pass_call(own, call)
     if fault is None:
-        text = f"{operand(own)}.backward() runs the rules of the {count} {nodes_word(count)} that "
+        text = f"{said} runs the rules of the {count} {nodes_word(count)} that "
         text += f"reach {own}, each after those of the nodes that use it."
     else:
         node, consumer, runs = fault
         which = name(node)
         if consumer is node:
             text = (
-                f"{operand(own)}.backward() runs {which}'s rule, and {which} is among its own "
+                f"{said} runs {which}'s rule, and {which} is among its own "
                 "operands (its _prev): the graph has a loop, and no order runs every rule after "
                 "those of the nodes that use its node (one list of operands shared by several "
                 "nodes, as a default `[]` is?)."
             )
         elif consumer is not None:
             text = (
-                f"{operand(own)}.backward() runs {which}'s rule before that of {name(consumer)}, "
+                f"{said} runs {which}'s rule before that of {name(consumer)}, "
                 f"which uses {which}: {which} passes its gradient on before all of it "
                 "has arrived."
             )
         elif runs:
             text = (
-                f"{operand(own)}.backward() runs {which}'s rule {runs} times: each run passes "
+                f"{said} runs {which}'s rule {runs} times: each run passes "
                 f"{which}'s whole gradient on again."
             )
         else:
             text = (
-                f"{operand(own)}.backward() never runs {which}'s rule ({count} {nodes_word(count)} "
+                f"{said} never runs {which}'s rule ({count} {nodes_word(count)} "
                 f"reach {own}): nothing is passed on from {which}."
             )
     if seed != 1:
@@ -584,6 +587,19 @@ def own_sort_text(
     else:
         text += f" Seed {operand(own)}.{grad} = 1."
     return text + EACH_FRAME
+
+
+def pass_call(own: str, call: tuple[str, bool] | None = None) -> str:
+    """The call that ran a pass on the node named `own`, as the program wrote it: `call`
+    is the method's or function's name and whether it is a function given the node
+    (`Recorder.user_pass`); `own.backward()` where it is not known.
+
+    Example: `pass_call("z", ("compute_gradients", True)) == "compute_gradients(z)"`,
+    `pass_call("a+b", ("backprop", False)) == "(a+b).backprop()"`."""
+    if call is None:
+        return f"{operand(own)}.backward()"
+    function, free = call
+    return f"{function}({own})" if free else f"{operand(own)}.{function}()"
 
 
 EACH_FRAME = " Each frame below is one rule, in the order it runs."
@@ -607,12 +623,13 @@ def stale_sort_text(output: Value, name: Names, runs: list[tuple[Value, int]], n
     )
 
 
-def walk_text(output: str, count: int) -> str:
+def walk_text(output: str, count: int, call: tuple[str, bool] | None = None) -> str:
     """In place of the sort, for a backward() that runs the rules as a recursion down
     from its output reaches each node (`child._backward()` inside a rule, or a walk
-    that calls itself for each child), with no order worked out first."""
+    that calls itself for each child), with no order worked out first; `call`: how the
+    program called the pass (`pass_call`)."""
     return (
-        f"No sort here: {operand(output)}.backward() walks down from {output} ({count} "
+        f"No sort here: {pass_call(output, call)} walks down from {output} ({count} "
         f"{nodes_word(count)} reach it) and runs each node's rule as the walk reaches it, "
         "a call inside a call. Each frame below is one rule, in the order the walk runs "
         "them; a node the walk reaches twice runs its rule twice."
@@ -625,13 +642,14 @@ def no_rule_runs(output: str) -> str:
     return f" It runs no node's rule at all: every gradient below {output} stays as it was."
 
 
-def no_rule_text(output: str, count: int) -> str:
+def no_rule_text(output: str, count: int, call: tuple[str, bool] | None = None) -> str:
     """In place of the sort, for a backward() that calls no node's rule and writes the
     gradients itself: a recursion of its own, or a loop whose writes read no node's
-    gradient (`child.grad += local`), so that no write says whose rule it is."""
+    gradient (`child.grad += local`), so that no write says whose rule it is; `call`:
+    how the program called the pass (`pass_call`)."""
     changes = "gradient changes" if count == 1 else "gradients change"
     return (
-        f"{operand(output)}.backward() calls no node's rule: it writes the gradients itself, so "
+        f"{pass_call(output, call)} calls no node's rule: it writes the gradients itself, so "
         f"there is no step per node to show. Its writes, seed included, are this frame: "
         f"{count} {changes}."
     )

@@ -245,6 +245,8 @@ class Recorder:
         self._update_anchor: Any = None
         # A program-class pass in progress: its sort frame, rule order, open rule.
         self.pass_output: Value | None = None
+        # how the program called it (`user_pass`'s `call`)
+        self.pass_call: tuple[str, bool] | None = None
         self.sort_frame: dict[str, Any] | None = None
         self.rule_order: list[Value] = []
         self.in_rule: dict[str, Any] | None = None
@@ -1539,9 +1541,18 @@ class Recorder:
         for entry in tape:
             received[entry[0]] = received.get(entry[0], 0) + 1
 
-    def user_pass(self, instance: PInstance, run: Callable[[], Any], code: Any = None) -> Any:
+    def user_pass(
+        self,
+        instance: PInstance,
+        run: Callable[[], Any],
+        code: Any = None,
+        call: tuple[str, bool] | None = None,
+    ) -> Any:
         """`o.backward()` where o is an object of the program's own Value class; `code`
-        the program's function it runs (its lines go with the pass: `pass_code`)."""
+        the program's function it runs (its lines go with the pass: `pass_code`); `call`,
+        how the program called it, the method's or function's name and whether it is a
+        function given the node (`backprop(o)`), which the sort frame's words say
+        (`narrate.pass_call`; None: `o.backward()`)."""
         span = _span_of(code)
         if span in self.step_spans:
             return run()  # one step of a walk by hand: its write is the rule (`hand_write`)
@@ -1549,13 +1560,14 @@ class Recorder:
         if self.pass_output is not None:
             return run()
         if self.holder_pass and self.hand_pass:  # (no other run: one look-up a pass)
-            return self.record_pass(instance, run, code)
+            return self.record_pass(instance, run, code, call)
         output = instance.mirror
         assert output is not None
         if span is not None and self.one_step_before(output):
             raise StepPass(span)
         reachable, sort = self.open_own_pass(instance, output, steps=self.sort_steps)
         self.pass_code(code)
+        self.pass_call = call
         self.sort_frame = sort
         start = dict(zip(reachable, map(float, map(_GRAD, reachable)), strict=True))
         self.rule_locals = {}
@@ -1591,11 +1603,11 @@ class Recorder:
             # backward() wrote the gradients itself (`narrate.no_rule_text`): no rule
             # frames, every write in this frame, which the trace keeps (schema 2).
             changed = {node for node, field, b, a in sort["changes"] if b != a}
-            sort["text"] = narrate.no_rule_text(self.names(output), len(changed))
+            sort["text"] = narrate.no_rule_text(self.names(output), len(changed), call)
             self.sort_writes = True
         elif self.walked:
             # No order was worked out first: each rule ran as the walk reached its node.
-            sort["text"] = narrate.walk_text(self.names(output), len(reachable))
+            sort["text"] = narrate.walk_text(self.names(output), len(reachable), call)
         elif type(sort["text"]) is Said and len(topo) != len(reachable):
             # The page counts the pass's topo; the sentence counts what the output reaches.
             sort["text"] = narrate.sort_text(output, len(reachable), self.names, grad)
@@ -1644,7 +1656,7 @@ class Recorder:
                 or not (usual or depth_first(topo[::-1], reachable, output))
             ):
                 sort["text"] = narrate.own_sort_text(
-                    output, len(reachable), self.names, fault, seed, grad
+                    output, len(reachable), self.names, fault, seed, grad, call
                 )
         if self.stale_runs:  # rules of earlier passes' nodes, run again: said after the sort's
             self.say_stale_runs(output, len(reachable), sort, start.get(output, 0.0), grad)
@@ -1663,7 +1675,9 @@ class Recorder:
         text = sort["text"]
         if type(text) is not str or text == narrate.sort_text(output, count, self.names, grad):
             # the usual words (or the page's, `Said`): what the pass's own rules did
-            text = narrate.own_sort_text(output, count, self.names, None, seed, grad)
+            text = narrate.own_sort_text(
+                output, count, self.names, None, seed, grad, self.pass_call
+            )
         more = narrate.stale_sort_text(output, self.names, self.stale_runs, len(self.passes))
         head, each, tail = text.rpartition(narrate.EACH_FRAME)
         sort["text"] = head + more + each + tail if each else text + more
@@ -1717,7 +1731,9 @@ class Recorder:
         fault = own_order_fault([], reachable, output, self.kept_on)
         if fault is None:
             return
-        text = narrate.own_sort_text(output, len(reachable), self.names, fault, seed, grad)
+        text = narrate.own_sort_text(
+            output, len(reachable), self.names, fault, seed, grad, self.pass_call
+        )
         sort["text"] = text.removesuffix(narrate.EACH_FRAME) + narrate.no_rule_runs(
             self.names(output)
         )
@@ -2342,7 +2358,13 @@ class Recorder:
                         if not mirror._op:
                             mirror._op = made[0]
 
-    def record_pass(self, instance: PInstance, run: Callable[[], Any], code: Any) -> Any:
+    def record_pass(
+        self,
+        instance: PInstance,
+        run: Callable[[], Any],
+        code: Any,
+        call: tuple[str, bool] | None = None,
+    ) -> Any:
         """`backward(out)` (`out.backward()`) in a run of `holder_pass`: a pass where the
         objects that made its nodes, or a Wengert list's records, give `out` operands
         (`fill_holders`, `fill_records`), run as any pass of the program's own class
@@ -2358,7 +2380,7 @@ class Recorder:
             return run()
         self.hand_pass = False  # its rules and writes are a pass's (`loop_write`)
         try:
-            return self.user_pass(instance, run, code)
+            return self.user_pass(instance, run, code, call)
         finally:
             self.hand_pass = True
 

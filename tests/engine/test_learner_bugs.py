@@ -954,7 +954,8 @@ SORT_TEXTS = {
     # It said "runs x*w+b's rule before that of y, which uses x*w+b": y's never runs.
     "loop_skips_output_rule": "y.backward() never runs y's rule (6 nodes reach y): nothing is "
     "passed on from y. Seed y.grad = 1.",
-    "tape_forward_order": "y.backward() runs x*w's rule before that of h, which uses x*w: x*w "
+    # (a function of the program's, `backward(y)`, runs the pass: said as it is called)
+    "tape_forward_order": "backward(y) runs x*w's rule before that of h, which uses x*w: x*w "
     "passes its gradient on before all of it has arrived. Seed y.grad = 1.",
     "stack_shared_twice": "s.backward() runs p's rule before that of q, which uses p: p passes "
     "its gradient on before all of it has arrived. Seed s.grad = 1.",
@@ -998,7 +999,7 @@ NO_RULE_TEXTS = {
 SORT_PASSES = {"zero_grad_before_step": 3}
 # A list of rules nothing clears: the second pass's words say the first's rules run too.
 STALE_SORT_TEXTS = {
-    "tape_never_cleared": "loss.backward() runs the rules of the 6 nodes that reach loss, each "
+    "tape_never_cleared": "backward(loss) runs the rules of the 6 nodes that reach loss, each "
     "after those of the nodes that use it. Seed loss.grad = 1. It also runs the rules of 3 "
     "nodes of pass 1's graph (pass 1's loss first), which pass 2's loss does not reach: left "
     "over (the list of rules backward() runs was not cleared), they are no part of this pass, "
@@ -1030,7 +1031,7 @@ def test_the_sort_frame_says_what_the_learners_backward_did(program: str) -> Non
             "seeds it with 1. Each frame below is one rule, in the order it runs."
         )
     elif program == "recursive_no_sort":
-        assert texts[0].startswith("No sort here: u.backward() walks down from u")
+        assert texts[0].startswith("No sort here: u.backprop() walks down from u")
     elif program == "rules_run_in_sort":  # rules run inside the sort's recursion
         assert texts[0].startswith("No sort here: y.backward() walks down from y")
     elif program in STALE_SORT_TEXTS:

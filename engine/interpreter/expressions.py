@@ -195,15 +195,16 @@ def _free_pass(
     kwargs: Any,
     clue: bool,
     position: tuple[int, int],
-    called: tuple[str, bool] | None = None,
+    func: ast.expr | None = None,
 ) -> Any:
     """`backprop(loss)`, a function of the program's given an object of its first: a pass
     where the object is a graph node; else a plain call, and, for `backward(out)`
     (`clue`), the object kept for the refusal's words should no pass come of the program
     (a Wengert list's `Var`, whose operands only a tape keeps), as `out.backward()` keeps
-    it. `called`: the name it was called by, said by the sort frame (`user_pass`)."""
+    it. `func`: the call's function, whose name the sort frame says (`user_pass`)."""
     first = values[0]
     if first.mirror is not None:
+        called = (func.id, True) if isinstance(func, ast.Name) else None
         return rec.user_pass(first, lambda: call(target, values, kwargs), target, called)
     if clue and rec.unshaped is None:
         rec.unshaped = first
@@ -1691,10 +1692,7 @@ class ExpressionCompiler:
                                 and (method != "grad" or is_grad_pass(obj.cls))
                             ):
                                 return rec.user_pass(
-                                    obj,
-                                    lambda: call_function(fn, [obj, *values], kwargs),
-                                    fn,
-                                    (method, False),
+                                    obj, lambda: call_function(fn, [obj, *values], kwargs), fn
                                 )
                             if watch_unshaped:
                                 return _unshaped_backward(
@@ -1720,7 +1718,6 @@ class ExpressionCompiler:
         # `backward(out)` on an object that is no graph node (a Wengert list's `Var`, whose
         # operands only a tape keeps): the refusal's clue, as `out.backward()` is.
         watch_unshaped = isinstance(func, ast.Name) and func.id == "backward"
-        called = (func.id, True) if isinstance(func, ast.Name) else None  # the sort's words
 
         def run(f: Frame) -> Any:
             target = func_expr(f)
@@ -1736,7 +1733,7 @@ class ExpressionCompiler:
                     and (named_pass or target.span in seeding_spans)
                 ):
                     return _free_pass(
-                        rec, call, target, values, kwargs, watch_unshaped, (line, column), called
+                        rec, call, target, values, kwargs, watch_unshaped, (line, column), func
                     )
                 return call(target, values, kwargs)
             except ProgramError as error:
@@ -1814,9 +1811,7 @@ class ExpressionCompiler:
                     if type(fn) is Function:
                         if watch_pass and fn.span not in no_passes:
                             if obj.mirror is not None and (method != "grad" or is_grad_pass(cls)):
-                                return rec.user_pass(
-                                    obj, lambda: fn.enter(fn, values), fn, (method, False)
-                                )
+                                return rec.user_pass(obj, lambda: fn.enter(fn, values), fn)
                             if watch_unshaped:
                                 return _unshaped_backward(
                                     rec, obj, fn, lambda: fn.enter(fn, values)

@@ -1550,9 +1550,9 @@ class Recorder:
     ) -> Any:
         """`o.backward()` where o is an object of the program's own Value class; `code`
         the program's function it runs (its lines go with the pass: `pass_code`); `call`,
-        how the program called it, the method's or function's name and whether it is a
-        function given the node (`backprop(o)`), which the sort frame's words say
-        (`narrate.pass_call`; None: `o.backward()`)."""
+        how the program called it where it is a function given the node (`backprop(o)`,
+        its name and True; else the method `code`), which the sort frame's words say
+        (`narrate.pass_call`)."""
         span = _span_of(code)
         if span in self.step_spans:
             return run()  # one step of a walk by hand: its write is the rule (`hand_write`)
@@ -1567,7 +1567,8 @@ class Recorder:
             raise StepPass(span)
         reachable, sort = self.open_own_pass(instance, output, steps=self.sort_steps)
         self.pass_code(code)
-        self.pass_call = call
+        # (a method: its function's name, `o.backprop()`)
+        self.pass_call = (code.name, False) if call is None and type(code) is Function else call
         self.sort_frame = sort
         start = dict(zip(reachable, map(float, map(_GRAD, reachable)), strict=True))
         self.rule_locals = {}
@@ -1598,25 +1599,7 @@ class Recorder:
         # The order the rules ran, each node once (a learner's walk with no sort may run
         # a rule twice: its frames show both runs).
         topo = list(reversed(dict.fromkeys(self.rule_order)))
-        writes_itself = not self.rule_order and len(sort["changes"]) > 1
-        if writes_itself:
-            # backward() wrote the gradients itself (`narrate.no_rule_text`): no rule
-            # frames, every write in this frame, which the trace keeps (schema 2).
-            changed = {node for node, field, b, a in sort["changes"] if b != a}
-            sort["text"] = narrate.no_rule_text(self.names(output), len(changed), call)
-            self.sort_writes = True
-        elif self.walked:
-            # No order was worked out first: each rule ran as the walk reached its node.
-            sort["text"] = narrate.walk_text(self.names(output), len(reachable), call)
-        elif type(sort["text"]) is Said and len(topo) != len(reachable):
-            # The page counts the pass's topo; the sentence counts what the output reaches.
-            sort["text"] = narrate.sort_text(output, len(reachable), self.names, grad)
-        elif grad != "grad" and (
-            type(sort["text"]) is Said
-            or sort["text"] == narrate.sort_text(output, len(reachable), self.names)
-        ):
-            # The usual words' seed says `.grad`: a gradient under another name is said here.
-            sort["text"] = narrate.sort_text(output, len(reachable), self.names, grad)
+        writes_itself = self.pass_words(output, reachable, sort, topo, grad)
         self.shown.update(topo)  # a rule may run on a node its _prev no longer reaches
         # The right engine starts where the learner's first rule found the gradients:
         # after what their backward() wrote before it (a seed, gradients set to 0). A
@@ -1666,6 +1649,38 @@ class Recorder:
         if failed is not None:
             raise failed
         return result
+
+    def pass_words(
+        self,
+        output: Value,
+        reachable: list[Value],
+        sort: dict[str, Any],
+        topo: list[Value],
+        grad: str,
+    ) -> bool:
+        """The sort frame's words for what a pass of the program's own class did, first
+        (`user_pass`): whether its backward() wrote the gradients itself."""
+        call = self.pass_call
+        writes_itself = not self.rule_order and len(sort["changes"]) > 1
+        if writes_itself:
+            # backward() wrote the gradients itself (`narrate.no_rule_text`): no rule
+            # frames, every write in this frame, which the trace keeps (schema 2).
+            changed = {node for node, field, b, a in sort["changes"] if b != a}
+            sort["text"] = narrate.no_rule_text(self.names(output), len(changed), call)
+            self.sort_writes = True
+        elif self.walked:
+            # No order was worked out first: each rule ran as the walk reached its node.
+            sort["text"] = narrate.walk_text(self.names(output), len(reachable), call)
+        elif type(sort["text"]) is Said and len(topo) != len(reachable):
+            # The page counts the pass's topo; the sentence counts what the output reaches.
+            sort["text"] = narrate.sort_text(output, len(reachable), self.names, grad)
+        elif grad != "grad" and (
+            type(sort["text"]) is Said
+            or sort["text"] == narrate.sort_text(output, len(reachable), self.names)
+        ):
+            # The usual words' seed says `.grad`: a gradient under another name is said here.
+            sort["text"] = narrate.sort_text(output, len(reachable), self.names, grad)
+        return writes_itself
 
     def say_stale_runs(
         self, output: Value, count: int, sort: dict[str, Any], seed: float, grad: str

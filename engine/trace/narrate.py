@@ -1061,8 +1061,8 @@ def rule_stretch_text(
     so far, said as `own_rule_text` says them, whether it goes on from an earlier
     stretch, and whose rule runs inside it next (`returned`: the writes of the program's
     own loop, adding the shares the rule returned). Whether its factors are right is said
-    of the whole run (`engine.lab.engine_check`; a measured op's, at the stretch that
-    writes each share: `Recorder.say_measured`), not here; an `=` that wrote
+    once the run has ended, at the stretch that writes each share (`Recorder.say_factors`),
+    not here; an `=` that wrote
     the old gradient plus a right share (`right`: the node's right locals) is said as
     the sum it kept, as `own_rule_text` says it, not as a loss. `kept_from`: the node
     whose rule this node holds, and the line that set it (`kept_rule_text`). `worked_out`:
@@ -1384,6 +1384,27 @@ def measured_text(
     return (
         f"{notes} No table knows {node._op}: the right one was measured by running its own "
         f"code again with {nudged} nudged a tiny step up and down."
+    )
+
+
+def parted_text(
+    node: Value,
+    name: Names,
+    contributions: list[tuple[Value, float, float, float]],
+    writes: list[tuple[str, int, float | None, float]],
+    right: list[tuple[Value, float]],
+    upstream: float,
+    grad: str = "grad",
+) -> str:
+    """After the words of a stretch of a rule cut by the rules it calls (`rule_stretch_text`),
+    once its run has ended (`contributions`, `writes`: the whole run's): each factor, of the
+    operands in `right`, that is not the right one, as `own_rule_text` names a whole rule's.
+
+    Example (c's share, its rule's second stretch): `" The right local derivative for c is
+    6, not 12."`"""
+    unknown = {c[0] for c, w in zip(contributions, writes, strict=True) if w[2] is None}
+    return _parted_factors(
+        contributions, right, name, unknown if upstream == 0 else (), upstream, grad
     )
 
 

@@ -118,6 +118,9 @@ MAX_LABEL = 100  # labels longer than this are cut in the trace
 # A backward frame's key, the recorder's own (never in a trace): the frame of the same
 # run of a rule that this one goes on with, after other nodes' rules ran inside it.
 RESUMES = " resumes"
+# A stretch of a rule whose op a table knows, cut by the rules it calls: its right locals,
+# judged once its run has ended (`say_stretch_factors`), taken out of the frame there.
+STRETCH_RIGHT = " stretch right"
 # What one node of a `backward()` pass on the engine's Value costs in interpreter steps.
 # Its rules run outside the interpreter, but every node a pass visits becomes a frame of
 # the trace, and `for _ in range(n): out.backward()` repeats them all: charging them keeps
@@ -2092,6 +2095,9 @@ class Recorder:
             node.grad = now
         if "line" in rule:
             frame["line"] = rule["line"]
+        found = self.rule_locals.get(node) if stretch is not None and tape else None
+        if found:  # (a table's: judged once the run has ended, `say_stretch_factors`)
+            frame[STRETCH_RIGHT] = found[0]
         if stale is not None:
             self.stale_frames[id(frame)] = stale
         if first is None:
@@ -2574,6 +2580,7 @@ class Recorder:
             if self.hand_rules:
                 raise HandPass
             self.implicit_pass(globals_)
+        self.say_stretch_factors()
         found = self.numeric_reruns() if self.replay is not None else None
         if not found:
             return self.finished(source, granularity, globals_)
@@ -2588,32 +2595,56 @@ class Recorder:
     def say_measured(self, found: dict[Value, Locals]) -> None:
         """The rule frames of nodes whose op no table knows, now that the re-runs have
         `found` their right local derivatives: each factor that is not the right one is
-        named beside it, as a table's op's is as its rule runs (`narrate.measured_text`).
-        A run cut into stretches by the rules it calls (`end_rule`'s `RESUMES`) is judged
-        whole, each operand at the last stretch that writes its share (one it never
-        writes, at the run's last): a stretch was judged alone, its operands written in
-        another stretch said to get 0."""
+        named beside it, as a table's op's is as its rule runs (`narrate.measured_text`),
+        a run cut into stretches judged whole (`say_factors`)."""
+        for run in self.runs_of_frames(lambda frame: frame["node"] in found):
+            self.say_factors(run, found[run[0]["node"]], narrate.measured_text)
+
+    def say_stretch_factors(self) -> None:
+        """The stretches of the rules of ops a table knows, cut by the rules they call
+        (`rule_stretch_text`, their right locals kept as `STRETCH_RIGHT`), now that each
+        run has ended: each factor that is not the right one, as a whole rule's frame
+        names it (`narrate.parted_text`, `say_factors`)."""
+        for run in self.runs_of_frames(lambda frame: STRETCH_RIGHT in frame):
+            right = run[0][STRETCH_RIGHT]
+            for frame in run:
+                del frame[STRETCH_RIGHT]
+            self.say_factors(run, right, narrate.parted_text)
+
+    def runs_of_frames(self, keep: Callable[[dict[str, Any]], bool]) -> list[list[dict[str, Any]]]:
+        """The backward frames of the program's own rules that `keep` keeps, that wrote
+        and have words of their own, by run: a run cut into stretches by the rules it
+        calls (`end_rule`'s `RESUMES`) is its frames, in order."""
         runs: dict[int, list[dict[str, Any]]] = {}
         for frame in self.frames:
-            node = frame.get("node")
-            if frame["phase"] != "backward" or node not in found or type(frame["text"]) is not str:
-                continue
-            if frame["contributions"][1] and node in self.instance_of:
+            if (
+                frame["phase"] == "backward"
+                and type(frame["text"]) is str
+                and frame["contributions"][1]
+                and frame["node"] in self.instance_of
+                and keep(frame)
+            ):
                 runs.setdefault(id(frame.get(RESUMES, frame)), []).append(frame)
-        for run in runs.values():
-            node = run[0]["node"]
-            shape = self.instance_of[node].cls.shape
-            grad = shape.said if shape is not None else "grad"
-            upstream = run[0]["contributions"][0]
-            tape = [entry for frame in run for entry in frame["contributions"][1]]
-            writes = [entry for frame in run for entry in frame["contributions"][2]]
-            last = {entry[0]: frame for frame in run for entry in frame["contributions"][1]}
-            for frame in run:
-                right = [r for r in found[node] if last.get(r[0], run[-1]) is frame]
-                if right:
-                    frame["text"] += narrate.measured_text(
-                        node, self.names, tape, writes, right, upstream, grad
-                    )
+        return list(runs.values())
+
+    def say_factors(
+        self, run: list[dict[str, Any]], right: Locals, say: Callable[..., str]
+    ) -> None:
+        """Each factor of a rule's `run` (its frames) that is not the `right` one, said
+        (`say`) at the last of its frames that writes that operand's share; one it never
+        writes, at its last frame. A stretch was judged alone: an operand written in
+        another stretch was said to get 0."""
+        node = run[0]["node"]
+        shape = self.instance_of[node].cls.shape
+        grad = shape.said if shape is not None else "grad"
+        upstream = run[0]["contributions"][0]
+        tape = [entry for frame in run for entry in frame["contributions"][1]]
+        writes = [entry for frame in run for entry in frame["contributions"][2]]
+        last = {entry[0]: frame for frame in run for entry in frame["contributions"][1]}
+        for frame in run:
+            mine = [r for r in right if last.get(r[0], run[-1]) is frame]
+            if mine:
+                frame["text"] += say(node, self.names, tape, writes, mine, upstream, grad)
 
     def numeric_reruns(self) -> dict[Value, Locals]:
         """The local derivatives of the nodes whose op no table knows that some pass

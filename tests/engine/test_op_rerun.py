@@ -413,3 +413,25 @@ def test_a_rule_cut_by_the_rules_it_calls_is_judged_where_each_share_is_written(
     texts = [f["text"] for f in trace_source(forgot)["frames"] if f["phase"] == "backward"]
     assert sum("right local derivative for d is 4, not 0" in t for t in texts) == 1
     assert sum("right local derivative for a is 3, not 0" in t for t in texts) == 1
+
+
+@pytest.mark.parametrize("op", ["zap", "*"])
+def test_a_wrong_share_of_a_cut_rule_is_shown_at_the_frame_that_writes_it(op: str) -> None:
+    # The row's Show frame went to the run's first frame, e's stretch that writes d's
+    # share alone; c's wrong share is written in its next stretch. (`*`: a table's op.)
+    source = NESTED.format(factor="2 * self.data").replace("'zap'", repr(op))
+    if op == "*":
+        source = source.replace(" + 0.0", "")
+    trace = trace_source(source)
+    label = {node["id"]: node["label"] for node in trace["nodes"]}
+    (row,) = trace["engine_check"]["rules"]
+    first = row["first"]
+    assert row["verdict"] == "wrong" and label[first["child"]] == "c"
+    frame = trace["frames"][first["frame"]]
+    assert label[frame["node"]] == "e"
+    assert [label[c["to"]] for c in frame["contributions"]] == ["c"]
+    # And that frame says so, as a whole rule's frame does; a table's op's stretches said
+    # nothing of their factors.
+    said = [f["text"] for f in trace["frames"] if f["phase"] == "backward"]
+    assert "The right local derivative for c is 6, not 12." in frame["text"]
+    assert sum("right local derivative" in text for text in said) == 2  # b's and c's

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
 import { leafNote, loopNote } from "../../static/js/player/code-panel.js";
-import { passName } from "../../static/js/player/rule-text.js";
+import { passCall, passName } from "../../static/js/player/rule-text.js";
 
 /** A pass whose own backward() is on lines 25–36, with no line found calling the rules. */
 const trace = /** @type {any} */ ({
@@ -78,5 +78,25 @@ describe("passName: the program's own function a pass runs", () => {
   it("is backward where no def is found", () => {
     assert.equal(passName(at(2), lines), "backward");
     assert.equal(passName(/** @type {any} */ ({ passes: [{}] }), lines), "backward");
+  });
+});
+
+describe("passCall: the call that ran a pass, as the program wrote it", () => {
+  const lines = [
+    "def compute_gradients(out):",
+    "    out.grad = 1",
+    "class V:",
+    "    def backprop(self):",
+  ];
+  const at = (/** @type {number} */ line) =>
+    /** @type {any} */ ({ passes: [{ backward: { line, end_line: line + 1, call: null } }] });
+  it("is a function given the output, or a method of the output's class", () => {
+    // The topo panel said "y.backward() runs no rule per node" of compute_gradients(y).
+    assert.equal(passCall(at(1), lines, "y"), "compute_gradients(y)");
+    assert.equal(passCall(at(4), lines, "y"), "y.backprop()");
+    assert.equal(passCall(at(4), lines, "a+b"), "(a+b).backprop()");
+  });
+  it("is output.backward() where no def is found", () => {
+    assert.equal(passCall(/** @type {any} */ ({ passes: [{}] }), lines, "y"), "y.backward()");
   });
 });

@@ -102,6 +102,28 @@ export function passName(trace, sourceLines, pass = 0) {
 }
 
 /**
+ * The call that ran a pass on the node named `output`, as the program wrote it, read off
+ * the `def` of its own function (`passes[].backward.line`): a method of the class (an
+ * indented `def` whose first parameter is `self`), `y.backprop()`, else a function given
+ * the node, `compute_gradients(y)`; `y.backward()` where no `def` is found there.
+ * @param {{passes?: {backward?: {line: number} | null}[]}} trace
+ * @param {string[]} sourceLines
+ * @param {string} output
+ * @param {number} [pass]
+ */
+export function passCall(trace, sourceLines, output, pass = 0) {
+  const line = trace.passes?.[pass]?.backward?.line;
+  const def =
+    typeof line === "number"
+      ? /^(\s*)(?:async\s+)?def\s+([A-Za-z_]\w*)\s*\(\s*([A-Za-z_]\w*)?/.exec(
+          sourceLines[line - 1] ?? "",
+        )
+      : null;
+  if (def && !(def[1] && def[3] === "self")) return `${def[2]}(${output})`;
+  return `${operand(output)}.${def ? def[2] : "backward"}()`;
+}
+
+/**
  * The attribute a program-class node keeps its rule in, read off the rule's first line
  * (`nodes[].rule`: `self.rule = lambda: None` -> "rule", `def _backward():` ->
  * "_backward"); `_backward` for the engine's own Value (no such lines); null where

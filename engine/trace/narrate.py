@@ -1397,8 +1397,10 @@ def parted_text(
     grad: str = "grad",
 ) -> str:
     """After the words of a stretch of a rule cut by the rules it calls (`rule_stretch_text`),
-    once its run has ended (`contributions`, `writes`: the whole run's): each factor, of the
-    operands in `right`, that is not the right one, as `own_rule_text` names a whole rule's.
+    once its run has ended (`contributions`, `writes`: the whole run's, an `=` that kept
+    the gradient there already read as what it added: `kept_as_added`): each factor, of
+    the operands in `right`, that is not the right one, as `own_rule_text` names a whole
+    rule's.
 
     Example (c's share, its rule's second stretch): `" The right local derivative for c is
     6, not 12."`"""
@@ -1406,6 +1408,29 @@ def parted_text(
     return _parted_factors(
         contributions, right, name, unknown if upstream == 0 else (), upstream, grad
     )
+
+
+def kept_as_added(
+    contributions: list[tuple[Value, float, float, float]],
+    writes: list[tuple[str, int, float | None, float]],
+    right: list[tuple[Value, float]],
+    upstream: float,
+) -> list[tuple[Value, float, float, float]]:
+    """A rule's writes with each `=` that wrote the old gradient plus a right share
+    (`p.grad = g if p.grad is None else p.grad + g`) read as what it added, as
+    `own_rule_text` reads them (`engine.lab.engine_check.kept_writes`): its factor is not
+    the gradient it wrote over upstream."""
+    if not upstream or not any(write[0] == "=" for write in writes):
+        return contributions
+    kept = kept_writes(
+        [(c[0], w[0], c[3], w[3]) for c, w in zip(contributions, writes, strict=True)],
+        right,
+        upstream,
+    )
+    return [
+        (c[0], c[2] / upstream, c[2], c[3]) if keeps else c
+        for c, keeps in zip(contributions, kept, strict=True)
+    ]
 
 
 def _kink(node: Value) -> tuple[str, float, float] | None:

@@ -2640,6 +2640,7 @@ class Recorder:
         upstream = run[0]["contributions"][0]
         tape = [entry for frame in run for entry in frame["contributions"][1]]
         writes = [entry for frame in run for entry in frame["contributions"][2]]
+        tape = narrate.kept_as_added(tape, writes, right, upstream)
         last = {entry[0]: frame for frame in run for entry in frame["contributions"][1]}
         for frame in run:
             mine = [r for r in right if last.get(r[0], run[-1]) is frame]

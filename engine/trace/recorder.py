@@ -2095,9 +2095,16 @@ class Recorder:
             node.grad = now
         if "line" in rule:
             frame["line"] = rule["line"]
-        found = self.rule_locals.get(node) if stretch is not None and tape else None
-        if found:  # (a table's: judged once the run has ended, `say_stretch_factors`)
-            frame[STRETCH_RIGHT] = found[0]
+        if stretch is not None and tape:
+            # A table's op's right locals, judged once the run has ended
+            # (`say_stretch_factors`): kept on its first frame alone (a rule over n
+            # operands is n frames, n lists of n kept the run's whole length).
+            if first is None:
+                found = self.rule_locals.get(node)
+                if found:
+                    frame[STRETCH_RIGHT] = found[0]
+            elif STRETCH_RIGHT in first:
+                frame[STRETCH_RIGHT] = None
         if stale is not None:
             self.stale_frames[id(frame)] = stale
         if first is None:
@@ -2642,10 +2649,27 @@ class Recorder:
         writes = [entry for frame in run for entry in frame["contributions"][2]]
         tape = narrate.kept_as_added(tape, writes, right, upstream)
         last = {entry[0]: frame for frame in run for entry in frame["contributions"][1]}
+        # Each frame is handed its operands' writes alone: a rule over n operands, cut
+        # after each write, is n frames, and the whole run's writes each took n² steps.
+        said: dict[int, Locals] = {}
+        for local in right:
+            said.setdefault(id(last.get(local[0], run[-1])), []).append(local)
+        at: dict[Value, list[int]] = {}
+        for i, entry in enumerate(tape):
+            at.setdefault(entry[0], []).append(i)
         for frame in run:
-            mine = [r for r in right if last.get(r[0], run[-1]) is frame]
+            mine = said.get(id(frame))
             if mine:
-                frame["text"] += say(node, self.names, tape, writes, mine, upstream, grad)
+                picked = sorted(i for child in {r[0] for r in mine} for i in at.get(child, ()))
+                frame["text"] += say(
+                    node,
+                    self.names,
+                    [tape[i] for i in picked],
+                    [writes[i] for i in picked],
+                    mine,
+                    upstream,
+                    grad,
+                )
 
     def numeric_reruns(self) -> dict[Value, Locals]:
         """The local derivatives of the nodes whose op no table knows that some pass

@@ -435,3 +435,27 @@ def test_a_wrong_share_of_a_cut_rule_is_shown_at_the_frame_that_writes_it(op: st
     said = [f["text"] for f in trace["frames"] if f["phase"] == "backward"]
     assert "The right local derivative for c is 6, not 12." in frame["text"]
     assert sum("right local derivative" in text for text in said) == 2  # b's and c's
+
+
+def test_a_wide_rule_cut_after_each_write_names_each_wrong_share_once() -> None:
+    # A rule over n operands that runs each one's rule after its write is n frames: each
+    # was handed the whole run's writes, and kept its own copy of the n right locals, so
+    # the run took n² steps and memory (2,000 operands: twice main's time, and more).
+    source = (
+        NESTED.split("    def zap(self, other):")[0]
+        + "    def backward(self):\n        self.grad = 1.0\n        self._backward()\n"
+        + "def total(xs):\n    out = Value(sum(x.data for x in xs), xs, '+')\n"
+        + "    def _backward():\n        for x in xs:\n            x.grad += 2.0 * out.grad\n"
+        + "            x._backward()\n    out._backward = _backward\n    return out\n"
+        + "xs = [Value(float(i)) for i in range(300)]\ny = total(xs)\ny.backward()\n"
+        + "print(xs[0].grad, xs[299].grad)\n"
+    )
+    trace = trace_source(source)
+    assert printed_lines(trace) == run_in_cpython(source)
+    runs = [f for f in trace["frames"] if f["phase"] == "backward" and f["contributions"]]
+    assert len(runs) == 300
+    for k, frame in enumerate(runs):
+        assert frame["text"].endswith(
+            f"then xs[{k}]'s rule runs inside it. The right local derivative for xs[{k}] is 1, "
+            "not 2."
+        )

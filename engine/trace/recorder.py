@@ -2097,13 +2097,14 @@ class Recorder:
             frame["line"] = rule["line"]
         if stretch is not None and tape:
             # A table's op's right locals, judged once the run has ended
-            # (`say_stretch_factors`): kept on its first frame alone (a rule over n
-            # operands is n frames, n lists of n kept the run's whole length).
-            if first is None:
+            # (`say_stretch_factors`): kept on its first frame that writes alone (a rule
+            # over n operands is n frames, n lists of n kept the run's whole length).
+            if STRETCH_RIGHT not in rule:
                 found = self.rule_locals.get(node)
+                rule[STRETCH_RIGHT] = bool(found)
                 if found:
                     frame[STRETCH_RIGHT] = found[0]
-            elif STRETCH_RIGHT in first:
+            elif rule[STRETCH_RIGHT]:
                 frame[STRETCH_RIGHT] = None
         if stale is not None:
             self.stale_frames[id(frame)] = stale

@@ -197,12 +197,13 @@ def _free_pass(
     kwargs: Any,
     clue: bool,
     position: tuple[int, int],
+    func: ast.expr | None = None,
 ) -> Any:
     """`backprop(loss)`, a function of the program's given an object of its first: a pass
     where the object is a graph node; else a plain call, and, for `backward(out)`
     (`clue`), the object kept for the refusal's words should no pass come of the program
     (a Wengert list's `Var`, whose operands only a tape keeps), as `out.backward()` keeps
-    it."""
+    it. `func`: the call's function, whose name the sort frame says (`user_pass`)."""
     first = values[0]
     if first.mirror is not None:
         return rec.user_pass(first, lambda: call(target, values, kwargs), target, free=True)
@@ -1752,7 +1753,7 @@ class ExpressionCompiler:
                     and (named_pass or target.span in seeding_spans)
                 ):
                     return _free_pass(
-                        rec, call, target, values, kwargs, watch_unshaped, (line, column)
+                        rec, call, target, values, kwargs, watch_unshaped, (line, column), func
                     )
                 return call(target, values, kwargs)
             except ProgramError as error:

@@ -758,12 +758,16 @@ def _merge_lost(
 
 
 def _write_frame(contributions: list[dict[str, Any]], child: Value, index: int) -> int:
-    """The frame a wrong factor of a run (first frame `index`) is shown at: its first, but
-    where that one wrote nothing (a rule that returned the shares a loop then adds), the
-    frame with the run's first write to `child` (`shown_at`, of a joined run)."""
-    if any(c.get("shown_at", index) == index for c in contributions):
-        return index
-    return next((c["shown_at"] for c in contributions if c["to"] is child), index)
+    """The frame a wrong factor of a run (first frame `index`) is shown at: the frame with
+    the run's first write to `child` (`shown_at`, of a joined run: a rule that returned
+    the shares a loop then adds, or one cut by the rules it calls, a recursive walk's,
+    whose first frame writes another operand's share), else, for a share never written,
+    the run's last frame that writes (where its frames say so: `Recorder.say_measured`)."""
+    shown = [c.get("shown_at", index) for c in contributions]
+    return next(
+        (at for at, c in zip(shown, contributions, strict=True) if c["to"] is child),
+        max(shown, default=index),
+    )
 
 
 def _loop_wrote(

@@ -633,7 +633,8 @@ def stale_sort_text(output: Value, name: Names, runs: list[tuple[Value, int]], n
 def walk_text(output: str, count: int, how: str | None = None) -> str:
     """In place of the sort, for a backward() that runs the rules as a recursion down
     from its output reaches each node (`child._backward()` inside a rule, or a walk
-    that calls itself for each child), with no order worked out first."""
+    that calls itself for each child), with no order worked out first; `how`: how the
+    program called the pass (`pass_call`)."""
     return (
         f"No sort here: {pass_call(output, how)} walks down from {output} ({count} "
         f"{nodes_word(count)} reach it) and runs each node's rule as the walk reaches it, "
@@ -651,7 +652,8 @@ def no_rule_runs(output: str) -> str:
 def no_rule_text(output: str, count: int, how: str | None = None) -> str:
     """In place of the sort, for a backward() that calls no node's rule and writes the
     gradients itself: a recursion of its own, or a loop whose writes read no node's
-    gradient (`child.grad += local`), so that no write says whose rule it is."""
+    gradient (`child.grad += local`), so that no write says whose rule it is; `how`:
+    how the program called the pass (`pass_call`)."""
     changes = "gradient changes" if count == 1 else "gradients change"
     return (
         f"{pass_call(output, how, start=True)} calls no node's rule: it writes the gradients "
@@ -1067,7 +1069,8 @@ def rule_stretch_text(
     so far, said as `own_rule_text` says them, whether it goes on from an earlier
     stretch, and whose rule runs inside it next (`returned`: the writes of the program's
     own loop, adding the shares the rule returned). Whether its factors are right is said
-    of the whole run (`engine.lab.engine_check`), not of a stretch; an `=` that wrote
+    once the run has ended, at the stretch that writes each share (`Recorder.say_factors`),
+    not here; an `=` that wrote
     the old gradient plus a right share (`right`: the node's right locals) is said as
     the sum it kept, as `own_rule_text` says it, not as a loss. `kept_from`: the node
     whose rule this node holds, and the line that set it (`kept_rule_text`). `worked_out`:
@@ -1391,6 +1394,52 @@ def measured_text(
         f"{notes} No table knows {node._op}: the right one was measured by running its own "
         f"code again with {nudged} nudged a tiny step up and down."
     )
+
+
+def parted_text(
+    node: Value,
+    name: Names,
+    contributions: list[tuple[Value, float, float, float]],
+    writes: list[tuple[str, int, float | None, float]],
+    right: list[tuple[Value, float]],
+    upstream: float,
+    grad: str = "grad",
+) -> str:
+    """After the words of a stretch of a rule cut by the rules it calls (`rule_stretch_text`),
+    once its run has ended (`contributions`, `writes`: the whole run's, an `=` that kept
+    the gradient there already read as what it added: `kept_as_added`): each factor, of
+    the operands in `right`, that is not the right one, as `own_rule_text` names a whole
+    rule's.
+
+    Example (c's share, its rule's second stretch): `" The right local derivative for c is
+    6, not 12."`"""
+    unknown = {c[0] for c, w in zip(contributions, writes, strict=True) if w[2] is None}
+    return _parted_factors(
+        contributions, right, name, unknown if upstream == 0 else (), upstream, grad
+    )
+
+
+def kept_as_added(
+    contributions: list[tuple[Value, float, float, float]],
+    writes: list[tuple[str, int, float | None, float]],
+    right: list[tuple[Value, float]],
+    upstream: float,
+) -> list[tuple[Value, float, float, float]]:
+    """A rule's writes with each `=` that wrote the old gradient plus a right share
+    (`p.grad = g if p.grad is None else p.grad + g`) read as what it added, as
+    `own_rule_text` reads them (`engine.lab.engine_check.kept_writes`): its factor is not
+    the gradient it wrote over upstream."""
+    if not upstream or not any(write[0] == "=" for write in writes):
+        return contributions
+    kept = kept_writes(
+        [(c[0], w[0], c[3], w[3]) for c, w in zip(contributions, writes, strict=True)],
+        right,
+        upstream,
+    )
+    return [
+        (c[0], c[2] / upstream, c[2], c[3]) if keeps else c
+        for c, keeps in zip(contributions, kept, strict=True)
+    ]
 
 
 def _kink(node: Value) -> tuple[str, float, float] | None:

@@ -118,6 +118,9 @@ MAX_LABEL = 100  # labels longer than this are cut in the trace
 # A backward frame's key, the recorder's own (never in a trace): the frame of the same
 # run of a rule that this one goes on with, after other nodes' rules ran inside it.
 RESUMES = " resumes"
+# A stretch of a rule whose op a table knows, cut by the rules it calls: its right locals,
+# judged once its run has ended (`say_stretch_factors`), taken out of the frame there.
+STRETCH_RIGHT = " stretch right"
 # What one node of a `backward()` pass on the engine's Value costs in interpreter steps.
 # Its rules run outside the interpreter, but every node a pass visits becomes a frame of
 # the trace, and `for _ in range(n): out.backward()` repeats them all: charging them keeps
@@ -258,6 +261,7 @@ class Recorder:
         self._update_anchor: Any = None
         # A program-class pass in progress: its sort frame, rule order, open rule.
         self.pass_output: Value | None = None
+        # how the program called it (`user_pass`'s `call`)
         self.sort_frame: dict[str, Any] | None = None
         self.rule_order: list[Value] = []
         self.in_rule: dict[str, Any] | None = None
@@ -1639,7 +1643,7 @@ class Recorder:
         if self.pass_output is not None:
             return run()
         if self.holder_pass and self.hand_pass:  # (no other run: one look-up a pass)
-            return self.record_pass(instance, run, code)
+            return self.record_pass(instance, run, code, free, holder)
         output = instance.mirror
         assert output is not None
         if span is not None and self.one_step_before(instance, output):
@@ -1683,25 +1687,7 @@ class Recorder:
         # The order the rules ran, each node once (a learner's walk with no sort may run
         # a rule twice: its frames show both runs).
         topo = list(reversed(dict.fromkeys(self.rule_order)))
-        writes_itself = not self.rule_order and len(sort["changes"]) > 1
-        if writes_itself:
-            # backward() wrote the gradients itself (`narrate.no_rule_text`): no rule
-            # frames, every write in this frame, which the trace keeps (schema 2).
-            changed = {node for node, field, b, a in sort["changes"] if b != a}
-            sort["text"] = narrate.no_rule_text(self.names(output), len(changed), self.pass_how)
-            self.sort_writes = True
-        elif self.walked:
-            # No order was worked out first: each rule ran as the walk reached its node.
-            sort["text"] = narrate.walk_text(self.names(output), len(reachable), self.pass_how)
-        elif type(sort["text"]) is Said and len(topo) != len(reachable):
-            # The page counts the pass's topo; the sentence counts what the output reaches.
-            sort["text"] = narrate.sort_text(output, len(reachable), self.names, grad)
-        elif grad != "grad" and (
-            type(sort["text"]) is Said
-            or sort["text"] == narrate.sort_text(output, len(reachable), self.names)
-        ):
-            # The usual words' seed says `.grad`: a gradient under another name is said here.
-            sort["text"] = narrate.sort_text(output, len(reachable), self.names, grad)
+        writes_itself = self.pass_words(output, reachable, sort, topo, grad)
         self.shown.update(topo)  # a rule may run on a node its _prev no longer reaches
         # The right engine starts where the learner's first rule found the gradients:
         # after what their backward() wrote before it (a seed, gradients set to 0). A
@@ -1751,6 +1737,38 @@ class Recorder:
         if failed is not None:
             raise failed
         return result
+
+    def pass_words(
+        self,
+        output: Value,
+        reachable: list[Value],
+        sort: dict[str, Any],
+        topo: list[Value],
+        grad: str,
+    ) -> bool:
+        """The sort frame's words for what a pass of the program's own class did, first
+        (`user_pass`): whether its backward() wrote the gradients itself."""
+        how = self.pass_how
+        writes_itself = not self.rule_order and len(sort["changes"]) > 1
+        if writes_itself:
+            # backward() wrote the gradients itself (`narrate.no_rule_text`): no rule
+            # frames, every write in this frame, which the trace keeps (schema 2).
+            changed = {node for node, field, b, a in sort["changes"] if b != a}
+            sort["text"] = narrate.no_rule_text(self.names(output), len(changed), how)
+            self.sort_writes = True
+        elif self.walked:
+            # No order was worked out first: each rule ran as the walk reached its node.
+            sort["text"] = narrate.walk_text(self.names(output), len(reachable), how)
+        elif type(sort["text"]) is Said and len(topo) != len(reachable):
+            # The page counts the pass's topo; the sentence counts what the output reaches.
+            sort["text"] = narrate.sort_text(output, len(reachable), self.names, grad)
+        elif grad != "grad" and (
+            type(sort["text"]) is Said
+            or sort["text"] == narrate.sort_text(output, len(reachable), self.names)
+        ):
+            # The usual words' seed says `.grad`: a gradient under another name is said here.
+            sort["text"] = narrate.sort_text(output, len(reachable), self.names, grad)
+        return writes_itself
 
     def say_stale_runs(
         self, output: Value, count: int, sort: dict[str, Any], seed: float, grad: str
@@ -2262,6 +2280,17 @@ class Recorder:
             node.grad = now
         if "line" in rule:
             frame["line"] = rule["line"]
+        if stretch is not None and tape:
+            # A table's op's right locals, judged once the run has ended
+            # (`say_stretch_factors`): kept on its first frame that writes alone (a rule
+            # over n operands is n frames, n lists of n kept the run's whole length).
+            if STRETCH_RIGHT not in rule:
+                found = self.rule_locals.get(node)
+                rule[STRETCH_RIGHT] = bool(found)
+                if found:
+                    frame[STRETCH_RIGHT] = found[0]
+            elif rule[STRETCH_RIGHT]:
+                frame[STRETCH_RIGHT] = None
         if stale is not None:
             self.stale_frames[id(frame)] = stale
         if first is None:
@@ -2551,7 +2580,14 @@ class Recorder:
                         if not mirror._op:
                             mirror._op = made[0]
 
-    def record_pass(self, instance: PInstance, run: Callable[[], Any], code: Any) -> Any:
+    def record_pass(
+        self,
+        instance: PInstance,
+        run: Callable[[], Any],
+        code: Any,
+        free: bool = False,
+        holder: str | None = None,
+    ) -> Any:
         """`backward(out)` (`out.backward()`) in a run of `holder_pass`: a pass where the
         objects that made its nodes, or a Wengert list's records, give `out` operands
         (`fill_holders`, `fill_records`), run as any pass of the program's own class
@@ -2567,7 +2603,7 @@ class Recorder:
             return run()
         self.hand_pass = False  # its rules and writes are a pass's (`loop_write`)
         try:
-            return self.user_pass(instance, run, code)
+            return self.user_pass(instance, run, code, free, holder)
         finally:
             self.hand_pass = True
 
@@ -2746,6 +2782,7 @@ class Recorder:
             if self.hand_rules:
                 raise HandPass
             self.implicit_pass(globals_)
+        self.say_stretch_factors()
         found = self.numeric_reruns() if self.replay is not None else None
         if not found:
             return self.finished(source, granularity, globals_)
@@ -2760,18 +2797,73 @@ class Recorder:
     def say_measured(self, found: dict[Value, Locals]) -> None:
         """The rule frames of nodes whose op no table knows, now that the re-runs have
         `found` their right local derivatives: each factor that is not the right one is
-        named beside it, as a table's op's is as its rule runs (`narrate.measured_text`)."""
+        named beside it, as a table's op's is as its rule runs (`narrate.measured_text`),
+        a run cut into stretches judged whole (`say_factors`)."""
+        for run in self.runs_of_frames(lambda frame: frame["node"] in found):
+            self.say_factors(run, found[run[0]["node"]], narrate.measured_text)
+
+    def say_stretch_factors(self) -> None:
+        """The stretches of the rules of ops a table knows, cut by the rules they call
+        (`rule_stretch_text`, their right locals kept as `STRETCH_RIGHT`), now that each
+        run has ended: each factor that is not the right one, as a whole rule's frame
+        names it (`narrate.parted_text`, `say_factors`)."""
+        for run in self.runs_of_frames(lambda frame: STRETCH_RIGHT in frame):
+            right = run[0][STRETCH_RIGHT]
+            for frame in run:
+                del frame[STRETCH_RIGHT]
+            self.say_factors(run, right, narrate.parted_text)
+
+    def runs_of_frames(self, keep: Callable[[dict[str, Any]], bool]) -> list[list[dict[str, Any]]]:
+        """The backward frames of the program's own rules that `keep` keeps, that wrote
+        and have words of their own, by run: a run cut into stretches by the rules it
+        calls (`end_rule`'s `RESUMES`) is its frames, in order."""
+        runs: dict[int, list[dict[str, Any]]] = {}
         for frame in self.frames:
-            node = frame.get("node")
-            if frame["phase"] != "backward" or node not in found or type(frame["text"]) is not str:
-                continue
-            upstream, tape, writes, _ = frame["contributions"]
-            owner = self.instance_of.get(node)
-            if tape and owner is not None:
-                shape = owner.cls.shape
-                grad = shape.said if shape is not None else "grad"
-                frame["text"] += narrate.measured_text(
-                    node, self.names, tape, writes, found[node], upstream, grad
+            if (
+                frame["phase"] == "backward"
+                and type(frame["text"]) is str
+                and frame["contributions"][1]
+                and frame["node"] in self.instance_of
+                and keep(frame)
+            ):
+                runs.setdefault(id(frame.get(RESUMES, frame)), []).append(frame)
+        return list(runs.values())
+
+    def say_factors(
+        self, run: list[dict[str, Any]], right: Locals, say: Callable[..., str]
+    ) -> None:
+        """Each factor of a rule's `run` (its frames) that is not the `right` one, said
+        (`say`) at the last of its frames that writes that operand's share; one it never
+        writes, at its last frame. A stretch was judged alone: an operand written in
+        another stretch was said to get 0."""
+        node = run[0]["node"]
+        shape = self.instance_of[node].cls.shape
+        grad = shape.said if shape is not None else "grad"
+        upstream = run[0]["contributions"][0]
+        tape = [entry for frame in run for entry in frame["contributions"][1]]
+        writes = [entry for frame in run for entry in frame["contributions"][2]]
+        tape = narrate.kept_as_added(tape, writes, right, upstream)
+        last = {entry[0]: frame for frame in run for entry in frame["contributions"][1]}
+        # Each frame is handed its operands' writes alone: a rule over n operands, cut
+        # after each write, is n frames, and the whole run's writes each took n² steps.
+        said: dict[int, Locals] = {}
+        for local in right:
+            said.setdefault(id(last.get(local[0], run[-1])), []).append(local)
+        at: dict[Value, list[int]] = {}
+        for i, entry in enumerate(tape):
+            at.setdefault(entry[0], []).append(i)
+        for frame in run:
+            mine = said.get(id(frame))
+            if mine:
+                picked = sorted(i for child in {r[0] for r in mine} for i in at.get(child, ()))
+                frame["text"] += say(
+                    node,
+                    self.names,
+                    [tape[i] for i in picked],
+                    [writes[i] for i in picked],
+                    mine,
+                    upstream,
+                    grad,
                 )
 
     def numeric_reruns(self) -> dict[Value, Locals]:

@@ -742,6 +742,32 @@ def test_sort_step_by_step_on_a_programs_own_class_says_what_its_steps_are(
     player_page.get_by_test_id("scrubber").fill(str(sort))
     expect(player_page.get_by_test_id("sort-steps")).to_be_visible()
 
+    # A program of its own class that calls no backward() (the chain rule by hand): the
+    # note said "Your own backward() sorts here" of a backward() it does not have.
+    player_page.get_by_test_id("source").fill(BY_HAND_CHAIN)
+    player_page.get_by_test_id("run").click()
+    expect(player_page.get_by_test_id("engine-check")).to_be_visible()
+    expect(note).to_be_visible()
+    expect(note).to_have_text(re.compile(r"^Your program calls no backward\(\) of its own"))
+    expect(toggle).not_to_have_accessible_description(re.compile("sorts here"))
+
+
+BY_HAND_CHAIN = """\
+class Value:
+    def __init__(self, data, _children=()):
+        self.data = data
+        self.grad = 0.0
+        self._prev = set(_children)
+    def __mul__(self, other):
+        return Value(self.data * other.data, (self, other))
+a = Value(2.0); b = Value(-3.0)
+c = a * b
+c.grad = 1.0
+a.grad = b.data * c.grad
+b.grad = a.data * c.grad
+print(a.grad, b.grad)
+"""
+
 
 def test_the_bug_lab_offers_no_mistake_a_programs_own_class_cannot_make(
     player_page: Page, server: str

@@ -167,3 +167,8 @@ def test_a_value_the_passs_order_leaves_out_wears_no_topo_badge(
     expect(code).to_contain_text("Your backward() \u00b7 step 1 of 6: e")
     expect(code).to_contain_text("other.backwards_grad += self.value * out.backwards_grad")
     expect(code).not_to_contain_text("its loop writes")
+    # A leaf's step names the rule and the gradient as the class keeps them: it said
+    # "its _backward does nothing. Its grad is final." of `self.rule = lambda: None`.
+    player_page.get_by_test_id("scrubber").fill(str(len(trace["frames"]) - 1))
+    expect(code).to_contain_text("a is a leaf: its rule does nothing. Its backwards_grad is final.")
+    expect(code).not_to_contain_text("_backward")

@@ -1151,9 +1151,12 @@ def test_shares_a_rule_returns_and_the_loop_adds_are_one_run_of_that_rule() -> N
         "a*b (*, grad 1): its rule on line 18 returns a share of (a*b).grad for each operand "
         "and writes none itself; backward()'s loop adds them."
     )
+    # Its swapped factors are named there, as a whole rule's frame names them (its words
+    # said nothing of them: the row alone did).
     assert frames[6]["text"] == (
         "a*b (*, grad 1): the loop on line 34 adds the shares its rule returned. a.grad += 3 "
-        "→ 3; b.grad += −2; 2nd +=, sum 1 + −2 = −1."
+        "→ 3; b.grad += −2; 2nd +=, sum 1 + −2 = −1. The right local derivative for a is −2, "
+        "not 3. The right local derivative for b is 3, not −2."
     )
     assert [c["line"] for c in frames[6]["contributions"]] == [34, 34]
     rows = {row["op"]: row for row in trace["engine_check"]["rules"]}

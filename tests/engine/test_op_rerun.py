@@ -494,3 +494,117 @@ def test_a_dezero_record_holding_a_huge_list_is_copied_within_the_bounds() -> No
         assert printed_lines(trace) == run_in_cpython(source)
         check = enginecheck_source(source, limits=limits)
         assert {row["op"]: row["verdict"] for row in check["rules"]}["cube"] == verdict
+
+
+# A recursive engine whose rule runs each operand's rule right after its write: the
+# rule's run is cut into stretches, one frame each (`narrate.rule_stretch_text`). Its
+# second factor is wrong (2·a where a belongs).
+NESTED = """\
+class Value:
+    def __init__(self, data, _children=(), _op=''):
+        self.data = data
+        self.grad = 0.0
+        self._backward = lambda: None
+        self._prev = list(_children)
+        self._op = _op
+    def zap(self, other):
+        out = Value(self.data * other.data + 0.0, (self, other), 'zap')
+        def _backward():
+            self.grad += other.data * out.grad
+            self._backward()
+            other.grad += {factor} * out.grad
+            other._backward()
+        out._backward = _backward
+        return out
+    def backward(self):
+        self.grad = 1.0
+        self._backward()
+a = Value(2.0); b = Value(3.0); c = Value(4.0)
+d = a.zap(b)
+e = d.zap(c)
+e.backward()
+print(a.grad, b.grad, c.grad, d.grad)
+"""
+
+
+def test_a_rule_cut_by_the_rules_it_calls_is_judged_where_each_share_is_written() -> None:
+    # Each stretch was judged as the whole rule: e's first stretch, which writes d's
+    # share alone, said c's derivative was 0 (c's share comes in the next stretch), and
+    # the next said the same of d, whose share was right.
+    source = NESTED.format(factor="2 * self.data")
+    trace = trace_source(source)
+    assert printed_lines(trace) == run_in_cpython(source)
+    label = {node["id"]: node["label"] for node in trace["nodes"]}
+    said = [
+        (label[f["node"]], f["text"])
+        for f in trace["frames"]
+        if f["phase"] == "backward" and f["contributions"]
+    ]
+    assert [who for who, _ in said] == ["e", "d", "d", "e"]
+    measured = " No table knows zap: the right one was measured by running its own code "
+    assert said[0][1].endswith("d.grad += 4 × 1 → 4; then d's rule runs inside it.")
+    assert said[1][1].endswith("a.grad += 3 × 4 → 12; then a's rule runs inside it.")
+    assert said[2][1].endswith(
+        "b.grad += 4 × 4 → 16; then b's rule runs inside it. The right local derivative for "
+        f"b is 2, not 4.{measured}again with b nudged a tiny step up and down."
+    )
+    assert said[3][1].endswith(
+        "c.grad += 12 × 1 → 12; then c's rule runs inside it. The right local derivative for "
+        f"c is 6, not 12.{measured}again with c nudged a tiny step up and down."
+    )
+    # A right rule's stretches say nothing of derivatives.
+    right = trace_source(NESTED.format(factor="self.data"))
+    assert not any("right local derivative" in f["text"] for f in right["frames"])
+    # A share the rule never writes is said at its last stretch.
+    forgot = NESTED.format(factor="self.data").replace(
+        "            self.grad += other.data * out.grad\n", ""
+    )
+    texts = [f["text"] for f in trace_source(forgot)["frames"] if f["phase"] == "backward"]
+    assert sum("right local derivative for d is 4, not 0" in t for t in texts) == 1
+    assert sum("right local derivative for a is 3, not 0" in t for t in texts) == 1
+
+
+@pytest.mark.parametrize("op", ["zap", "*"])
+def test_a_wrong_share_of_a_cut_rule_is_shown_at_the_frame_that_writes_it(op: str) -> None:
+    # The row's Show frame went to the run's first frame, e's stretch that writes d's
+    # share alone; c's wrong share is written in its next stretch. (`*`: a table's op.)
+    source = NESTED.format(factor="2 * self.data").replace("'zap'", repr(op))
+    if op == "*":
+        source = source.replace(" + 0.0", "")
+    trace = trace_source(source)
+    label = {node["id"]: node["label"] for node in trace["nodes"]}
+    (row,) = trace["engine_check"]["rules"]
+    first = row["first"]
+    assert row["verdict"] == "wrong" and label[first["child"]] == "c"
+    frame = trace["frames"][first["frame"]]
+    assert label[frame["node"]] == "e"
+    assert [label[c["to"]] for c in frame["contributions"]] == ["c"]
+    # And that frame says so, as a whole rule's frame does; a table's op's stretches said
+    # nothing of their factors.
+    said = [f["text"] for f in trace["frames"] if f["phase"] == "backward"]
+    assert "The right local derivative for c is 6, not 12." in frame["text"]
+    assert sum("right local derivative" in text for text in said) == 2  # b's and c's
+
+
+def test_a_wide_rule_cut_after_each_write_names_each_wrong_share_once() -> None:
+    # A rule over n operands that runs each one's rule after its write is n frames: each
+    # was handed the whole run's writes, and kept its own copy of the n right locals, so
+    # the run took n² steps and memory (2,000 operands: twice main's time, and more).
+    source = (
+        NESTED.split("    def zap(self, other):")[0]
+        + "    def backward(self):\n        self.grad = 1.0\n        self._backward()\n"
+        + "def total(xs):\n    out = Value(sum(x.data for x in xs), xs, '+')\n"
+        + "    def _backward():\n        for x in xs:\n            x.grad += 2.0 * out.grad\n"
+        + "            x._backward()\n    out._backward = _backward\n    return out\n"
+        + "xs = [Value(float(i)) for i in range(300)]\ny = total(xs)\ny.backward()\n"
+        + "print(xs[0].grad, xs[299].grad)\n"
+    )
+    trace = trace_source(source)
+    assert printed_lines(trace) == run_in_cpython(source)
+    runs = [f for f in trace["frames"] if f["phase"] == "backward" and f["contributions"]]
+    assert len(runs) == 300
+    for k, frame in enumerate(runs):
+        assert frame["text"].endswith(
+            f"then xs[{k}]'s rule runs inside it. The right local derivative for xs[{k}] is 1, "
+            "not 2."
+        )

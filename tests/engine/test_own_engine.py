@@ -1572,16 +1572,21 @@ def test_a_rule_that_runs_its_childrens_walks_between_its_writes_is_one_run() ->
     # No sort ran: the pass's first frame says the walk runs the rules, not a sort.
     (sort,) = [f for f in trace["frames"] if f["phase"] == "sort"]
     assert sort["text"].startswith("No sort here: d.backward() walks down from d (4 nodes")
-    # A wrong local of `+` is found at d's first frame, all its writes together.
+    # A wrong local of `+` is found with all d's writes together, and shown at the frame
+    # that writes the wrong share (a's, d's second): its first frame wrote c's alone.
     wrong = source.replace("(self, other), (1.0, 1.0))", "(self, other), (1.0, 2.0))")
     check = enginecheck_source(wrong)
     assert {r["op"]: r["verdict"] for r in check["rules"]} == {"*": "right", "+": "wrong"}
     first = next(r for r in check["rules"] if r["op"] == "+")["first"]
     assert (first["frame"], first["learner"], first["correct"]) == (
-        trace["frames"].index(frames[0]),
+        trace["frames"].index(frames[2]),
         2.0,
         1.0,
     )
+    said = [f["text"] for f in backward_frames(trace_source(wrong))]
+    assert [("right local derivative for a is 1, not 2" in text) for text in said] == [
+        False, False, True
+    ]  # fmt: skip
     assert printed_lines(trace_source(wrong)) == run_in_cpython(wrong)
 
 

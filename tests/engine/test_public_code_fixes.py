@@ -1680,6 +1680,38 @@ def test_a_function_of_no_pass_name_that_seeds_its_node_and_works_out_gradients(
     assert seeding_passes(ast.parse(method.replace("class C:", "if C:"))) == {("go", 2, 4)}
 
 
+def test_the_sort_frame_names_the_call_that_ran_the_pass() -> None:
+    # A pass run by a function of the program's was said as `z.backward()`, a call the
+    # program never makes; a method of another name, as `backward()` too.
+    trace = trace_source(SEEDING_PASS)
+    sort = next(f["text"] for f in trace["frames"] if f["phase"] == "sort")
+    assert sort.startswith("No sort here: compute_gradients(z) walks down from z (5 nodes")
+    assert ".backward()" not in sort
+    head = (
+        "class V:\n    def __init__(self, data, prev=()):\n"
+        "        self.data = data; self.grad = 0.0; self._prev = prev\n"
+        "        self._backward = lambda: None\n"
+        "    def __mul__(self, other):\n"
+        "        out = V(self.data * other.data, (self, other))\n"
+        "        def _backward():\n"
+        "            self.grad += other.data * out.grad\n"
+        "            other.grad += self.data * out.grad\n"
+        "            self._backward(); other._backward()\n"
+        "        out._backward = _backward\n        return out\n"
+    )
+    body = "self.grad = 1.0; self._backward()"
+    tail = "a = V(2.0); b = V(3.0)\nc = (a * b) * a\n{}\nprint(a.grad, b.grad)\n"
+    for source, call in (
+        (f"{head}    def backprop_all(self):\n        {body}\n", "c.backprop_all()"),
+        (f"{head}def backprop(self):\n    {body}\n", "backprop(c)"),
+    ):
+        program = source + tail.format(call)
+        trace = trace_source(program)
+        assert printed_lines(trace) == run_in_cpython(program)
+        sort = next(f["text"] for f in trace["frames"] if f["phase"] == "sort")
+        assert sort.startswith(f"No sort here: {call} walks down from c")
+
+
 def test_a_program_making_no_pass_prints_as_cpython_and_draws_its_graph() -> None:
     # A GitHub round's programs refused "no result": a method called on the class with a
     # number (CPython runs it: the method makes a node of it), and a list of outputs

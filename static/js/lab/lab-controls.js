@@ -16,12 +16,34 @@
  */
 import { MISTAKE_CHOICES } from "./lab-code.js";
 import { LAB_DEFAULTS } from "./lab-url.js";
+import { passName } from "../player/rule-text.js";
+import { sourceLines } from "../player/source-position.js";
 import { html } from "../player/svg.js";
 
 /** What "sort step by step" shows for a program with its own Value class. */
 export const OWN_SORT_NOTE =
   "Your own backward() sorts here: the steps are those of the depth-first walk that " +
   "makes its order. Where no such walk makes it, the seed frame says what it did.";
+/** The same for such a program that runs no backward() of its own. */
+export const NO_OWN_SORT_NOTE =
+  "Your program calls no backward() of its own, so nothing sorts: the seed frame says " +
+  "how it works out its gradients.";
+
+/**
+ * The note beside "sort step by step" for the trace on screen: none for the engine's
+ * own Value; for a program with its own class, what its own backward() (by the name of
+ * the function the first such pass runs, `passName`) sorts, or that it calls none (a
+ * chain rule by hand, rules called node by node: no pass has a `backward`).
+ * @param {import("../passes/trace.js").Trace} trace
+ * @returns {string | null}
+ */
+export function ownSortNote(trace) {
+  if (!trace.engine_check) return null;
+  const pass = trace.passes.findIndex((p) => p.backward);
+  if (pass < 0) return NO_OWN_SORT_NOTE;
+  const name = passName(trace, sourceLines(trace.source ?? ""), pass);
+  return OWN_SORT_NOTE.replace("backward()", `${name}()`);
+}
 /** Why a program with its own Value class is offered no mistake. */
 export const OWN_RULES_NOTE =
   "Your class runs its own rules: the mistakes change the built-in engine's. Write the " +
@@ -99,11 +121,14 @@ export function mountLabControls(container, { onChange }) {
     read,
     /**
      * The trace on screen has its own Value class (`engine_check`): the note says what
-     * the steps are for it, and the mistakes (the built-in engine's) are shut.
+     * the steps are for it (`ownSortNote`), and the mistakes (the built-in engine's) are
+     * shut.
      * @param {boolean} own
+     * @param {string} [note]
      */
-    setOwnEngine(own) {
+    setOwnEngine(own, note = OWN_SORT_NOTE) {
       stepsNote.hidden = !own;
+      stepsNote.textContent = note;
       // The server refuses a mistake for such a program: none is offered, and the
       // select's description says why.
       for (const option of mistakes.querySelectorAll("option")) option.disabled = own;
@@ -111,7 +136,7 @@ export function mountLabControls(container, { onChange }) {
       select.title = own ? OWN_RULES_NOTE : "";
       if (own) {
         steps.setAttribute("aria-describedby", stepsNote.id);
-        stepsLabel.title = OWN_SORT_NOTE;
+        stepsLabel.title = note;
       } else {
         steps.removeAttribute("aria-describedby");
         stepsLabel.removeAttribute("title");

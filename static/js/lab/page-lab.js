@@ -12,7 +12,7 @@ import { checkWithinBound, leavesThatFit, overBound, passLeaves } from "./gradch
 import { mountGradcheckPanel } from "./gradcheck-panel.js";
 import { revealIfGone } from "../player/reveal.js";
 import { forLearner } from "../hosts/host.js";
-import { mountLabControls } from "./lab-controls.js";
+import { mountLabControls, ownSortNote } from "./lab-controls.js";
 import { readLabState } from "./lab-url.js";
 
 /**
@@ -173,7 +173,8 @@ export function mountPageLab({ editorRoot, playerRoot, search, onChange }) {
       }
       trace = shownTrace;
       // A program's own Value class sorts in its own backward(): the note says what the steps are.
-      controls?.setOwnEngine(Boolean(shownTrace.engine_check));
+      const note = ownSortNote(shownTrace);
+      controls?.setOwnEngine(note !== null, note ?? undefined);
       refresh();
     },
     /** The program on screen has an error: the check has nothing to check. */

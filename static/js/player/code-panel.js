@@ -12,7 +12,9 @@ import {
   backwardLines,
   commentStart,
   gradName,
+  passName,
   programRule,
+  ruleAttribute,
   ruleSource,
   substitutions,
   withoutDocstring,
@@ -311,6 +313,23 @@ const substitutionBox = (rows) =>
   );
 
 /**
+ * What a leaf's or a constant's backward frame says: its rule, under the name the
+ * program keeps it by (`ruleAttribute`: `rule`, `backward_fn`; `_backward` for the
+ * engine's own Value), does nothing, and its gradient (`gradName`) is final.
+ * Example: a leaf `a` whose rule is `self.rule = lambda: None` -> "a is a leaf: its
+ *   rule does nothing. Its grad is final."
+ * @param {import("../passes/trace.js").Trace} trace
+ * @param {{kind: string, rule?: {line: number, end_line: number}}} node
+ * @param {string} name
+ * @param {string[]} sourceLines
+ */
+export function leafNote(trace, node, name, sourceLines) {
+  const rule = ruleAttribute(sourceLines, node.rule) ?? "rule";
+  const what = node.kind === "const" ? "constant" : "leaf";
+  return `${name} is a ${what}: its ${rule} does nothing. Its ${gradName(trace)} is final.`;
+}
+
+/**
  * A backward frame: the loop, then the node's rule with its `+=`s.
  * @param {CodeContext} context
  * @param {import("../passes/timeline.js").FrameState} state
@@ -321,7 +340,7 @@ function backwardParts(context, state) {
   // A rule the program called itself (`o._backward()` by hand): its line, not a loop;
   // a rule its own backward() called: that line, else the engine's loop.
   const own = state.line === null ? ownBackward(context, state) : null;
-  const step = `Your backward() \u00B7 ${stepOf(context.timeline, trace, state)}: ${names[state.current]}`;
+  const step = `Your ${passName(trace, sourceLines, state.pass ?? 0)}() \u00B7 ${stepOf(context.timeline, trace, state)}: ${names[state.current]}`;
   const parts =
     state.line !== null
       ? programExcerpt(state.line, sourceLines, codeBlock)
@@ -334,7 +353,7 @@ function backwardParts(context, state) {
     parts.push(
       html("p", {
         class: "code-note",
-        text: `${names[state.current]} is a ${node.kind === "const" ? "constant" : "leaf"}: its _backward does nothing. Its grad is final.`,
+        text: leafNote(trace, node, names[state.current], sourceLines),
       }),
     );
     return parts;

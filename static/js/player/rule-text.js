@@ -83,6 +83,64 @@ export function gradName(trace) {
 }
 
 /**
+ * The name of the program's own function a pass runs, read off its `def` line
+ * (`passes[].backward.line`): `backward`, or a function of its own such as
+ * `compute_gradients(z)`'s; `backward` where no `def` is found there.
+ * Example: passName({passes: [{backward: {line: 1}}]}, ["def getGradients(z):"]) ->
+ *   "getGradients"
+ * @param {{passes?: {backward?: {line: number} | null}[]}} trace
+ * @param {string[]} sourceLines
+ * @param {number} [pass]
+ */
+export function passName(trace, sourceLines, pass = 0) {
+  const line = trace.passes?.[pass]?.backward?.line;
+  const def =
+    typeof line === "number"
+      ? /^\s*(?:async\s+)?def\s+([A-Za-z_]\w*)\s*\(/.exec(sourceLines[line - 1] ?? "")
+      : null;
+  return def ? def[1] : "backward";
+}
+
+/**
+ * The call that ran a pass on the node named `output`, as the program wrote it, read off
+ * the `def` of its own function (`passes[].backward.line`): a method of the class (an
+ * indented `def` whose first parameter is `self`), `y.backprop()`, else a function given
+ * the node, `compute_gradients(y)`; `y.backward()` where no `def` is found there.
+ * @param {{passes?: {backward?: {line: number} | null}[]}} trace
+ * @param {string[]} sourceLines
+ * @param {string} output
+ * @param {number} [pass]
+ */
+export function passCall(trace, sourceLines, output, pass = 0) {
+  const line = trace.passes?.[pass]?.backward?.line;
+  const def =
+    typeof line === "number"
+      ? /^(\s*)(?:async\s+)?def\s+([A-Za-z_]\w*)\s*\(\s*([A-Za-z_]\w*)?/.exec(
+          sourceLines[line - 1] ?? "",
+        )
+      : null;
+  if (def && !(def[1] && def[3] === "self")) return `${def[2]}(${output})`;
+  return `${operand(output)}.${def ? def[2] : "backward"}()`;
+}
+
+/**
+ * The attribute a program-class node keeps its rule in, read off the rule's first line
+ * (`nodes[].rule`: `self.rule = lambda: None` -> "rule", `def _backward():` ->
+ * "_backward"); `_backward` for the engine's own Value (no such lines); null where
+ * the line names none.
+ * @param {string[]} sourceLines
+ * @param {{line: number} | undefined} rule
+ * @returns {string | null}
+ */
+export function ruleAttribute(sourceLines, rule) {
+  if (!rule) return "_backward";
+  const line = sourceLines[rule.line - 1] ?? "";
+  const found =
+    /\.\s*([A-Za-z_]\w*)\s*=\s*lambda\b/.exec(line) ?? /^\s*def\s+([A-Za-z_]\w*)\s*\(/.exec(line);
+  return found ? found[1] : null;
+}
+
+/**
  * A program-class node's own `_backward`, as the program wrote it (`nodes[].rule`:
  * its first and last line in the source): the lines without their common indent, the
  * number of the first, and which of them write a `.grad` (what runs at a backward

@@ -6,6 +6,8 @@
  */
 import { mistakeInfo } from "../lab/mistakes.js";
 import { callsNoBackward } from "../passes/passes.js";
+import { passCall } from "./rule-text.js";
+import { sourceLines } from "./source-position.js";
 import { html } from "./svg.js";
 
 const WINDOW = 12;
@@ -47,7 +49,7 @@ export function mountTopoStrip(container, { timeline, names }) {
       // said "The order appears when the sort runs" where none would).
       hint.textContent = noBackward
         ? "No order here: the program calls no backward() and no node's rule, so no sort runs and there is no topological order to walk."
-        : `No order here: ${output}.backward() runs no rule per node (it writes the gradients itself), so there is no topological order to walk.`;
+        : `No order here: ${passCall(timeline.trace, sourceLines(timeline.trace.source ?? ""), output, state.pass ?? 0)} runs no rule per node (it writes the gradients itself), so there is no topological order to walk.`;
       hint.hidden = false;
       list.replaceChildren();
       shownKey = "";

@@ -15,6 +15,7 @@ import operator
 import sys
 import weakref
 from collections.abc import Callable, Iterable, Mapping
+from functools import partial
 from types import CodeType, GeneratorType, MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -222,6 +223,41 @@ def _unshaped_backward(rec: Any, obj: PInstance, fn: Function, run: Callable[[],
         rec.unshaped = obj
         rec.unshaped_at = rec.state.position  # (the call's statement)
     return run()
+
+
+def _own_call(
+    rec: Any,
+    obj: PInstance,
+    method: str,
+    target: Any,
+    watch_rule: bool,
+    call: Callable[[Any, list[Any], Any], Any],
+    values: list[Any],
+    kwargs: Any,
+) -> Any:
+    """`obj.method(…)` (`call(target, values, kwargs)`) where the method's name may be a
+    rule's or a pass's: a pass kept on the node (`_kept_pass`), a run of the node's rule
+    (`is_rule`), else a call."""
+    run = partial(call, target, values, kwargs)
+    if rec.holder_pass and _kept_pass(obj, method, target):
+        return rec.user_pass(obj, run, target)
+    if watch_rule and is_rule(obj, method):
+        return rec.user_rule(obj, run)
+    return run()
+
+
+def _kept_pass(obj: Any, method: str, target: Any) -> bool:
+    """Whether `out.backward(1.0)` runs a function an op set on the node it made, under a
+    pass's name (`out.backward = backward`, in a run of `holder_pass`, where such nodes get
+    their operands from it: `Recorder.fill_closures`): then it is the pass, as a method of
+    the class would be."""
+    return (
+        type(obj) is PInstance
+        and obj.mirror is not None
+        and type(target) is Function
+        and method in obj.attrs
+        and obj.attrs[method] is target
+    )
 
 
 def is_grad_pass(cls: PClass) -> bool:
@@ -1698,8 +1734,8 @@ class ExpressionCompiler:
                                 )
                             return call_function(fn, [obj, *values], kwargs)
                     target = get_attr(obj, method)
-                    if watch_rule and type(obj) is PInstance and is_rule(obj, method):
-                        return rec.user_rule(obj, lambda: call(target, values, kwargs))
+                    if (watch_rule or watch_pass) and type(obj) is PInstance:  # a rule, a pass
+                        return _own_call(rec, obj, method, target, watch_rule, call, values, kwargs)
                     return call(target, values, kwargs)
                 except ProgramError as error:
                     raise error.located(line, column) from None
@@ -1828,6 +1864,8 @@ class ExpressionCompiler:
                     attrs = obj.reads
                     # `node._backward()`: the object's own attribute, what `get_attr` reads.
                     target = attrs[method] if method in attrs else get_attr(obj, method)
+                    if watch_pass and rec.holder_pass and _kept_pass(obj, method, target):
+                        return rec.user_pass(obj, lambda: target.enter(target, values), target)
                 else:
                     table = direct.get(kind)
                     if table is not None and method in table:

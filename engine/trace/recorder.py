@@ -2233,6 +2233,7 @@ class Recorder:
         self.holder_output: dict[int, tuple[PInstance, PInstance]] = {}
         self.calling_holder: PInstance | None = None  # whose backward() opens the pass
         self.record_ops: dict[Value, tuple[str, tuple[int, int]]] = {}  # (`made_op`)
+        self.closure_made: list[PInstance] = []  # (`made_op`, until `fill_closures`)
         self.holder_seeds: dict[int, float] = {}  # by pass: a gate pass's seed, if not 1
 
     def made_in_holder(self, holder: PInstance, instance: PInstance) -> None:
@@ -2306,6 +2307,7 @@ class Recorder:
         op = self.op_made(instance)
         if op:
             self.record_ops[instance.mirror] = (op, self.state.position)
+            self.closure_made.append(instance)
 
     def fill_records(self) -> None:
         """Before a pass of `holder_pass`: the records of a Wengert list link their nodes,
@@ -2342,6 +2344,41 @@ class Recorder:
                         if not mirror._op:
                             mirror._op = made[0]
 
+    def fill_closures(self) -> None:
+        """Before a pass of `holder_pass`: a node made with no operands while an op's
+        method ran (`made_op`), that keeps a function that method made (`out.backward =
+        backward`, reverse mode as a Hugging Face post on automatic differentiation
+        writes it: the class's own `backward(adjoint)` a leaf's, each op's closure the
+        node's), has for operands the older nodes among that method's variables, which
+        the function closes over (`self`, `other`), in their order; its op is the
+        method's. A node that keeps none stays a leaf. Older operands only: no cycle can
+        come of it. Charged a step for every `ITEMS_PER_STEP` attributes and variables
+        looked at; no program code runs."""
+        made, self.closure_made = self.closure_made, []
+        charge = self.state.charge
+        for instance in made:
+            mirror = instance.mirror
+            if mirror is None or mirror._prev:
+                continue
+            attrs = instance.attrs
+            charge(1 + len(attrs) // ITEMS_PER_STEP)
+            for value in attrs.values():
+                if type(value) is not Function or value.closure is None:
+                    continue
+                frame = value.closure
+                if frame.parent is None:
+                    break  # a function of the module's: its variables are the program's
+                charge(len(frame.vars) // ITEMS_PER_STEP)
+                operands = older_nodes(frame.vars.values(), instance, mirror._seq, charge)
+                if operands:
+                    mirror._prev = tuple(operands)
+                    made_at = self.record_ops.get(mirror)
+                    if made_at is not None:
+                        self.positions[mirror] = made_at[1]  # the line of the op that made it
+                        if not mirror._op:
+                            mirror._op = made_at[0]
+                break
+
     def record_pass(self, instance: PInstance, run: Callable[[], Any], code: Any) -> Any:
         """`backward(out)` (`out.backward()`) in a run of `holder_pass`: a pass where the
         objects that made its nodes, or a Wengert list's records, give `out` operands
@@ -2350,6 +2387,8 @@ class Recorder:
         if self.held_made:
             self.fill_holders()
         self.fill_records()
+        if self.closure_made:
+            self.fill_closures()
         output = instance.mirror
         if output is None or not output._prev:
             if self.unshaped is None:
@@ -3978,8 +4017,16 @@ def kept_operands(
     `charge` pays for the attributes and items looked at."""
     attrs = holder.attrs
     charge(1 + len(attrs) // ITEMS_PER_STEP)
+    return older_nodes(attrs.values(), made, seq, charge)
+
+
+def older_nodes(
+    values: Iterable[Any], made: PInstance, seq: int, charge: Callable[[int], None]
+) -> list[Value]:
+    """The nodes among `values`, a tuple's or list's items too, that are older than `seq`
+    (`made` left out), in their order (`kept_operands`, `Recorder.fill_closures`)."""
     operands: list[Value] = []
-    for value in attrs.values():
+    for value in values:
         kind = type(value)
         items = value if kind is tuple or kind is list else (value,)
         if len(items) > 1:

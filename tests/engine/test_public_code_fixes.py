@@ -4779,15 +4779,30 @@ def test_operands_and_a_rule_under_a_class_s_own_names_are_found_by_their_words(
     assert rows == {"*": "right", "+": "right"}
 
 
-def test_a_container_whose_name_holds_no_operand_word_is_no_graph() -> None:
+def test_a_container_whose_name_holds_no_operand_word_is_no_graph_but_the_closure_is() -> None:
     # `history`, a set, and `_step`, a function, are no names of the lists and hold none
-    # of the words: still "not a graph node here".
+    # of the words: no node is found where it is made, and it was "not a graph node here".
+    # Since round thirty the run that adopts objects holding a number and a gradient
+    # (`holder_pass`) takes each node's operands from the op's frame its `_step` closes
+    # over (`Recorder.fill_closures`): the graph CPython's, every rule checked.
     source = WORDED_ENGINE.replace("_previous_nodes", "history").replace(
         "_backward_function", "_step"
     )
-    assert run_in_cpython(source) == ["-0.75 1.0 1.5"]
+    trace = trace_source(source)
+    assert printed_lines(trace) == run_in_cpython(source) == ["-0.75 1.0 1.5"]
+    leaves = sorted((n["data"], n["grad"]) for n in trace["nodes"] if n["kind"] == "leaf")
+    assert leaves == [(-2.0, 1.5), (1.5, 1.0)]
+    rows = {row["op"]: row["verdict"] for row in trace["engine_check"]["rules"]}
+    assert rows == {"*": "right", "+": "right"}
+    # Its rule set outside the op, a function of the module's: no frame of the op's, and
+    # the program is still refused.
+    outside = source.replace(
+        "        out._step = _backward_pass\n        return out\n\n    def __mul__",
+        "        out._step = print\n        return out\n\n    def __mul__",
+    )
+    assert outside != source
     with pytest.raises(EngineError, match="not a graph node here"):
-        trace_source(source)
+        trace_source(outside.replace("out._step = _backward_pass", "out._step = print"))
 
 
 def test_collections_abc_imported_as_its_package_or_from_it_is_cpythons() -> None:
@@ -6732,3 +6747,138 @@ def test_a_rule_kept_as_a_nodes_own_backward_beside_the_pass_named_backward() ->
         assert set(rows) == {"+", "*", "tanh"}
         assert {op for op, verdict in rows.items() if verdict != "right"} == wrong_ops
         assert check["sort"]["verdict"] == "right"
+
+
+# Reverse mode as a Hugging Face blog post on automatic differentiation writes it (and
+# the repositories that copy it, round thirty): a node keeps its number and its adjoint,
+# nothing else; the class's `backward(adjoint)` only adds to a leaf's adjoint, and each
+# op sets on the node it makes a closure of its own under the same name, which adds to
+# the node's adjoint and calls its operands' `backward` with their shares. The operands
+# live in the closure alone; the pass is `f.backward(1.0)`, the seed its argument.
+CLOSURE_NAMED_BACKWARD = """\
+import math
+
+class Variable:
+    def __init__(self, value, adjoint=0.0):
+        self.value = value
+        self.adjoint = adjoint
+
+    def backward(self, adjoint):
+        self.adjoint += adjoint
+
+    def __add__(self, other):
+        out = Variable(self.value + other.value)
+        def backward(adjoint):
+            out.adjoint += adjoint
+            self.backward(adjoint)
+            other.backward(adjoint)
+        out.backward = backward
+        return out
+
+    def __sub__(self, other):
+        out = Variable(self.value - other.value)
+        def backward(adjoint):
+            out.adjoint += adjoint
+            self.backward(adjoint)
+            other.backward(-adjoint)
+        out.backward = backward
+        return out
+
+    def __mul__(self, other):
+        out = Variable(self.value * other.value)
+        def backward(adjoint):
+            out.adjoint += adjoint
+            self.backward(adjoint * other.value)
+            other.backward(adjoint * self.value)
+        out.backward = backward
+        return out
+
+    def exp(self):
+        out = Variable(math.exp(self.value))
+        def backward(adjoint):
+            out.adjoint += adjoint
+            self.backward(adjoint * out.value)
+        out.backward = backward
+        return out
+
+    def __repr__(self):
+        return f"Variable({self.value}, adjoint={self.adjoint})"
+
+x, y = Variable(0.5), Variable(-1.5)
+f = (x * y).exp() + x * x - y
+f.backward(1.0)
+print(f.value, x, y)
+for v in (x, y):
+    v.adjoint = 0.0
+g = x * y - (x + y)
+g.backward(1.0)
+print(g.value, x.adjoint, y.adjoint)
+"""
+
+
+def test_a_closure_named_backward_kept_on_each_node_is_its_rule_and_holds_its_operands() -> None:
+    # It was refused: "backward() was called on a Variable, which is not a graph node
+    # here" (no operands, no rule at the node's making), where CPython prints.
+    wrong = CLOSURE_NAMED_BACKWARD.replace("other.backward(-adjoint)", "other.backward(adjoint)")
+    for source, wrong_ops in ((CLOSURE_NAMED_BACKWARD, set()), (wrong, {"-"})):
+        lines, numbers, outputs = run_in_cpython_with_passes(source)
+        trace = trace_source(source)
+        assert printed_lines(trace) == lines
+        assert [one["data"] for one in trace["passes"]] == numbers
+        assert len(numbers) == 2
+        ours = sorted(
+            (float(n["data"]), float(n["grad"])) for n in trace["nodes"] if n["kind"] == "leaf"
+        )
+        assert len(ours) == 2  # x and y
+        assert_leaves_among(ours, leaves_of(outputs))
+        ops = {n["op"] for n in trace["nodes"] if n["kind"] == "op"}
+        assert ops == {"*", "exp", "+", "-"}
+        check = trace["engine_check"]
+        rows = {row["op"]: row["verdict"] for row in check["rules"]}
+        assert {op for op, verdict in rows.items() if verdict == "wrong"} == wrong_ops
+        assert check["sort"]["verdict"] == "right"
+        assert check["accumulation"]["verdict"] == "right"
+
+
+def test_a_closure_kept_as_a_pass_is_bounded_and_keeps_no_host_object() -> None:
+    base = CLOSURE_NAMED_BACKWARD.split("x, y = ")[0]
+    rule_start = "            out.adjoint += adjoint\n"
+    # A closure that calls itself again and again: the depth bound, as any recursion.
+    endless = base.replace(rule_start, "            out.backward(adjoint)\n", 1)
+    with pytest.raises(EngineError, match="RecursionError: maximum recursion depth exceeded"):
+        trace_source(endless + "x = Variable(1.0)\n(x + x).backward(1.0)\n")
+    # A chain past the node bound, and its loop past the step bound.
+    chain = base + "x = Variable(1.0)\ny = x\nfor _ in range(100):\n    y = y * x\n"
+    with pytest.raises(EngineError, match="too many nodes"):
+        trace_source(chain + "y.backward(1.0)\n", limits=Limits(max_nodes=50))
+    with pytest.raises(EngineError, match="steps"):
+        trace_source(chain + "y.backward(1.0)\n", limits=Limits(max_steps=500))
+    # The op's frame holding the node it makes, itself in lists: no operand of its own,
+    # no cycle (older nodes only).
+    kept = base.replace(rule_start, "            keep = [out]\n" + rule_start, 1)
+    kept = kept.replace(
+        "        out.backward = backward\n",
+        "        mine = [out, out]\n        out.backward = backward\n",
+        1,
+    )
+    program = (
+        kept + "x, y = Variable(2.0), Variable(3.0)\nz = x + y\nz.backward(1.0)\nprint(x, y, z)\n"
+    )
+    trace = trace_source(program)
+    assert printed_lines(trace) == run_in_cpython(program)
+    assert len(trace["nodes"]) == 3 and len(trace["passes"]) == 1
+    assert {(e["source"], e["target"]) for e in trace["edges"]} == {("n0", "n2"), ("n1", "n2")}
+    # A function of the module's set on the node closes over the program's own variables,
+    # no op's: it gives no operands, and the program is refused as before, in words.
+    module = (
+        "class V:\n    def __init__(self, value):\n        self.value = value\n"
+        "        self.adjoint = 0.0\n    def backward(self, adjoint):\n"
+        "        self.adjoint += adjoint\n    def __mul__(self, other):\n"
+        "        out = V(self.value * other.value)\n        out.backward = push\n"
+        "        return out\n"
+        "def push(adjoint):\n    a.backward(adjoint * b.value)\n    b.backward(adjoint * a.value)\n"
+        "a, b = V(2.0), V(3.0)\nc = a * b\nc.backward(1.0)\nprint(a.adjoint, b.adjoint)\n"
+    )
+    assert run_in_cpython(module) == ["3.0 2.0"]
+    with pytest.raises(EngineError, match="not a graph node here"):
+        trace_source(module)

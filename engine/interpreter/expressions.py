@@ -43,9 +43,12 @@ from backprop_animator.engine.interpreter.objects import (
     GRAD_NAMES,
     MISSING,
     NUMBER_NAMES,
+    OPERAND_NAMES,
+    OPERAND_PAIRS,
     REQUIRES_NAMES,
     RULE_ATTRIBUTE_WORDS,
     RULE_NAMES,
+    SINGLE_OPERANDS,
     Builtin,
     Frame,
     Function,
@@ -329,6 +332,65 @@ def _own_gradient(node: ast.ClassDef) -> str | None:
         if name in set_in_init and name not in NUMBER_NAMES and _is_number(value, 1)
     }
     return seeded.pop() if len(seeded) == 1 else None
+
+
+def leaf_classes(tree: ast.Module) -> frozenset[str]:
+    """The program's top-level classes whose objects are the leaves of a graph of op
+    classes: a class that keeps no operands, beside (under a base class of the program's
+    they share) a class whose `__init__` keeps them (`self.left` and `self.right`, a pair
+    of OPERAND_PAIRS, `self.operand`, or a name of OPERAND_NAMES) and its number under a
+    name of NUMBER_NAMES. A course's lazy
+    expression graph: `Variable` and `Const` beside `class Add(BinaryOp)`, the number
+    worked out by `eval()`, the gradient pushed down by `backward(adjoint)`; no leaf
+    keeps an empty `_prev`. Read off the code before it runs; `find_shape` takes such a
+    class's object as a leaf where it holds a number and a gradient.
+
+    Example: `leaf_classes(ast.parse("class N: pass\nclass V(N): pass\n"
+    "class Add(N):\n def __init__(s, a, b):\n  s.left = a\n  s.right = b\n  s.data = 0\n"))
+    == frozenset({"N", "V"})`.
+    """
+    classes = {node.name: node for node in tree.body if isinstance(node, ast.ClassDef)}
+    bases = {
+        name: [b.id for b in node.bases if isinstance(b, ast.Name) and b.id in classes]
+        for name, node in classes.items()
+    }
+    lineage: dict[str, set[str]] = {}
+    for name in classes:
+        seen, stack = {name}, [name]
+        while stack:
+            for base in bases[stack.pop()]:
+                if base not in seen:
+                    seen.add(base)
+                    stack.append(base)
+        lineage[name] = seen
+    writes = {
+        name: {
+            attr
+            for ancestor in lineage[name]
+            for item in classes[ancestor].body
+            if isinstance(item, ast.FunctionDef) and item.name == "__init__" and item.args.args
+            for attr in _own_writes(item)
+        }
+        for name in classes
+    }
+    # (an op class that keeps its number under a name of NUMBER_NAMES, as its leaves do:
+    # a tape's `Multiply(left, right)` keeping `output` is read in another run)
+    ops = {
+        name
+        for name in classes
+        if _keeps_operands(writes[name]) and any(n in writes[name] for n in NUMBER_NAMES)
+    }
+    return frozenset(
+        name
+        for name in classes
+        if name not in ops and any(lineage[name] & lineage[op] for op in ops)
+    )
+
+
+def _keeps_operands(names: set[str]) -> bool:
+    return any(name in names for name in (*OPERAND_NAMES, *SINGLE_OPERANDS)) or any(
+        first in names and second in names for first, second in OPERAND_PAIRS
+    )
 
 
 def _own_writes(method: ast.FunctionDef) -> dict[str, ast.expr]:

@@ -27,7 +27,7 @@ from backprop_animator.engine.interpreter.expressions import (
     is_pass_method,
     own_gradient_names,
 )
-from backprop_animator.engine.interpreter.objects import GRAD_NAMES, OPERAND_WORDS
+from backprop_animator.engine.interpreter.objects import GRAD_NAMES, OPERAND_WORDS, SINGLE_OPERANDS
 
 
 def run_in_cpython(source: str) -> list[str]:
@@ -265,6 +265,10 @@ def operands_of(node: Any) -> list[Any]:
                 for o in operands
                 if o is not None
             ]
+    for name in SINGLE_OPERANDS:
+        # a unary op's one operand (`self.operand`), where a node, as `find_shape` takes it
+        if _is_node(getattr(node, name, None)):
+            return [getattr(node, name)]
     for name, value in vars(node).items() if hasattr(node, "__dict__") else ():
         # a class's own name for them, as the interpreter's `worded_operands` finds it
         if isinstance(value, (tuple, list, set, frozenset)) and any(

@@ -6882,3 +6882,163 @@ def test_a_closure_kept_as_a_pass_is_bounded_and_keeps_no_host_object() -> None:
     assert run_in_cpython(module) == ["3.0 2.0"]
     with pytest.raises(EngineError, match="not a graph node here"):
         trace_source(module)
+
+
+# A course's lazy expression graph (hhandc/autodiff and its copies, round thirty, written
+# here in our words): a class per op (`Add(BinaryOp)` keeps `left` and `right`,
+# `Sin(UnaryOp)` keeps `operand`), leaves of classes that keep no operands at all
+# (`Variable(name, value)`, `Const(value)`), every number worked out by `eval()` after the
+# graph is made, and `backward(adjoint=None)` pushing each share down the recursion (an op
+# sets its own adjoint with `=`, a variable adds). A `Variable` may hold an expression
+# as its value: no number, no leaf.
+LAZY_OP_CLASSES = """\
+import math
+
+class Node:
+    def __init__(self):
+        self.adjoint = None
+        self.value = float("nan")
+
+    def __add__(self, other):
+        return Add(self, other if isinstance(other, Node) else Const(other))
+
+    def __mul__(self, other):
+        return Mul(self, other if isinstance(other, Node) else Const(other))
+
+    def __rmul__(self, other):
+        return Mul(Const(other), self)
+
+class Const(Node):
+    def __init__(self, value):
+        self.value = value
+        self.adjoint = 0
+
+    def eval(self):
+        return self.value
+
+    def backward(self, adjoint=None):
+        return
+
+class Variable(Node):
+    def __init__(self, name, value):
+        super().__init__()
+        self.name = name
+        self.value = value
+
+    def eval(self):
+        return self.value
+
+    def backward(self, adjoint=None):
+        if self.adjoint is None:
+            self.adjoint = adjoint
+        else:
+            self.adjoint += adjoint
+
+class Op(Node):
+    def backward(self, adjoint=None):
+        self.adjoint = 1.0 if adjoint is None else adjoint
+
+class BinaryOp(Op):
+    def __init__(self, left, right):
+        super().__init__()
+        self.left = left
+        self.right = right
+
+class UnaryOp(Op):
+    def __init__(self, operand):
+        super().__init__()
+        self.operand = operand
+
+class Add(BinaryOp):
+    def eval(self):
+        self.value = self.left.eval() + self.right.eval()
+        return self.value
+
+    def backward(self, adjoint=None):
+        super().backward(adjoint)
+        self.left.backward(self.adjoint)
+        self.right.backward(self.adjoint)
+
+class Mul(BinaryOp):
+    def eval(self):
+        self.value = self.left.eval() * self.right.eval()
+        return self.value
+
+    def backward(self, adjoint=None):
+        super().backward(adjoint)
+        self.left.backward(self.adjoint * self.right.value)
+        self.right.backward(self.adjoint * self.left.value)
+
+class Sin(UnaryOp):
+    def eval(self):
+        self.value = math.sin(self.operand.eval())
+        return self.value
+
+    def backward(self, adjoint=None):
+        super().backward(adjoint)
+        self.operand.backward(self.adjoint * math.cos(self.operand.value))
+
+x = Variable("x", 0.5)
+y = Variable("y", 2.0)
+f = Sin(x * y) + 3 * x * x + y
+f.eval()
+f.backward()
+print(f.value, x.adjoint, y.adjoint)
+kept = Variable("kept", x * y)
+print(kept.value.eval(), type(kept.value).__name__)
+"""
+
+
+def test_a_lazy_graph_of_op_classes_with_leaf_classes_of_no_operands_is_cpythons() -> None:
+    # The leaves were no nodes (no operands, no rule), nor was a unary op keeping its one
+    # operand as `self.operand`: `Sin(x*y)` was drawn as a leaf, `x` and `y` not at all,
+    # and their gradients were not CPython's.
+    wrong = LAZY_OP_CLASSES.replace(
+        "self.left.backward(self.adjoint * self.right.value)",
+        "self.left.backward(self.adjoint * self.left.value)",
+    )
+    for source, wrong_ops in ((LAZY_OP_CLASSES, set()), (wrong, {"*"})):
+        lines, numbers, outputs = run_in_cpython_with_passes(source)
+        trace = trace_source(source)
+        assert printed_lines(trace) == lines
+        assert [one["data"] for one in trace["passes"]] == numbers
+        ours = sorted(
+            (float(n["data"]), float(n["grad"])) for n in trace["nodes"] if n["kind"] == "leaf"
+        )
+        assert ours == leaves_of(outputs)  # x, y and the constant 3
+        assert [n["label"] for n in trace["nodes"] if n["kind"] == "leaf"] == ["x", "y", ""]
+        ops = sorted(n["op"] for n in trace["nodes"] if n["kind"] == "op")
+        assert ops == ["*", "*", "*", "+", "+", "sin"]
+        check = trace["engine_check"]
+        rows = {row["op"]: row["verdict"] for row in check["rules"]}
+        assert {op for op, verdict in rows.items() if verdict == "wrong"} == wrong_ops
+        assert check["sort"]["verdict"] == "right"
+    # Only where a class keeping operands is beside it: alone, `Variable` is no node.
+    alone = (
+        "class V:\n    def __init__(self, v):\n        self.value = v\n"
+        "        self.adjoint = 0\n    def backward(self, a=1.0):\n        self.adjoint += a\n"
+    )
+    with pytest.raises(EngineError, match="not a graph node here"):
+        trace_source(alone + "V(1.0).backward()\n")
+
+
+def test_leaf_classes_of_op_classes_are_bounded() -> None:
+    base = LAZY_OP_CLASSES.split("x = Variable(")[0]
+    chain = base + "x = Variable('x', 0.5)\ny = x\nfor _ in range(3000):\n    y = Sin(y)\n"
+    with pytest.raises(EngineError, match="too many nodes"):
+        trace_source(chain, limits=Limits(max_nodes=100))
+    # `eval()` down 3,000 unary ops: CPython's own RecursionError, here as there.
+    with pytest.raises(EngineError, match="RecursionError: maximum recursion depth exceeded"):
+        trace_source(chain + "y.eval()\n")
+    # Bases naming each other (a NameError when the first is made) and a value that holds
+    # the node itself: read off the text without end, and no leaf of no number.
+    cyclic = "class A(B):\n    pass\nclass B(A):\n    pass\n"
+    with pytest.raises(EngineError, match="NameError: name 'B' is not defined"):
+        trace_source(cyclic + base)
+    own = (
+        base
+        + "v = Variable('v', 1.0)\nv.value = [v]\nw = Variable('w', [v])\nprint(len(w.value))\n"
+    )
+    assert printed_lines(
+        trace_source(own + "v.value = 1.0\nm = v * v\nm.eval()\nm.backward()\n")
+    ) == ["1"]

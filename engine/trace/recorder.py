@@ -474,8 +474,8 @@ class Recorder:
         state = self.state
         merged: tuple[Value, ...] = ()
         if mirrors:
-            if op is None and shape.op not in attrs:
-                name = self.op_made(instance)
+            if op is None:
+                name = self.op_unkept(instance, name)
             # In the order the op took them, repeats kept (`a * a` has `{a}` in a set):
             # the mirror's edges and names are then the engine Value's for the same op.
             ordered = self.ordered_operands(mirrors, args, kwargs)
@@ -581,6 +581,16 @@ class Recorder:
         if len(op) == 2 and ops.OP_OF_WORD.get(word.lower()) == "**":
             return ops.power_op(op[1])
         return self.worded_op(word)
+
+    def op_unkept(self, instance: PInstance, name: str) -> str:
+        """The op of a node made with operands whose op attribute holds none: the one the
+        method making it stands for, where its class keeps no op attribute at all
+        (`op_made`), else the one a function it keeps is named for (`function_op`)."""
+        shape = instance.cls.shape
+        assert shape is not None
+        if shape.op not in instance.attrs:
+            name = self.op_made(instance)
+        return name or function_op(instance.attrs, self.state.charge)
 
     def op_made(self, instance: PInstance) -> str:
         """The op of a node whose class keeps none: the one the method making it stands
@@ -3970,6 +3980,21 @@ def op_of_class(name: str) -> str | None:
             key = key[: -len(suffix)]
             break
     return ops.OP_OF_METHOD.get(key) or OP_WORDS.get(key)
+
+
+def function_op(attrs: dict[str, Any], charge: Callable[[int], None]) -> str:
+    """The op a node that keeps none stands for, named by a function of the program's it
+    keeps (`Node(func=mul, parents=[a, b])`, a DAG whose functions carry their own
+    vector-Jacobian products, `mul.make_vjp`): the op its name stands for (`mul` `*`,
+    `exp`: `op_of_class`), else "". Its attributes read as they are, a step for every
+    `ITEMS_PER_STEP` of them."""
+    charge(len(attrs) // ITEMS_PER_STEP)
+    for value in attrs.values():
+        if type(value) is Function and value.closure is not None:
+            named = op_of_class(value.name)
+            if named:
+                return named
+    return ""
 
 
 def op_of_subclass(cls: PClass, making: bool) -> str:

@@ -863,6 +863,21 @@ class Recorder:
             return made or (clean_text(cut_label(cls.name)) if cls is not None else "")
         return named
 
+    def left_grad(self, node: Value) -> float:
+        """The gradient the program left on `node` as a pass ends, for the gradient
+        check: a node of its own class's attribute, read as it is (a `backward()` that
+        writes the gradients itself, a recursion with no rule per node, reaches the
+        drawings only after the pass), where it is a number; else the drawing's."""
+        instance = self.instance_of.get(node)
+        if instance is not None:
+            shape = instance.cls.shape
+            value = instance.attrs.get(shape.grad) if shape is not None else None
+            if type(value) is float and math.isfinite(value):
+                return value
+            if type(value) is int and -MAX_FLOAT_INT < value < MAX_FLOAT_INT:
+                return float(value)  # (not a bool; an int past a float's range is not read)
+        return float(node.grad)
+
     def sync(self, node: Value) -> None:
         """Copy a program-class node's data, grad and label onto its mirror."""
         instance = self.instance_of.get(node)
@@ -1658,7 +1673,8 @@ class Recorder:
                 )
         if self.stale_runs:  # rules of earlier passes' nodes, run again: said after the sort's
             self.say_stale_runs(output, len(reachable), sort, start.get(output, 0.0), grad)
-        self.close_own_pass(output, topo, reachable, start, len(self.frames))
+        # (the pass has just run: what the program left on its nodes is read as it is)
+        self.close_own_pass(output, topo, reachable, start, len(self.frames), now=True)
         if writes_itself:
             self.judge_own_writes(output, reachable, sort, start)
         if failed is not None:
@@ -1888,10 +1904,13 @@ class Recorder:
         start: dict[Value, float],
         end: int,
         seed: float = 1.0,
+        now: bool = False,
     ) -> None:
         """The pass is done: the right engine's pass beside it, from `start` and `seed`
         (the output's gradient as it starts); the frames after `end` belong to the next
-        pass."""
+        pass. `now`: it has just run (a walk by hand is closed later, when the program may
+        have changed its gradients since), so the gradient check takes the gradients the
+        nodes hold (`Recorder.left_grad`)."""
         skipped = self.rule_skipped
         if self.holder_pass and self.hand_pass:
             # The seed a program gives the unit its gates' backward() calls start from (a
@@ -1923,7 +1942,7 @@ class Recorder:
         self.passes.append((output, topo, output.data))
         self.pass_end = end
         if self.rerun is not None:
-            self.rerun.pass_ends(reachable, len(self.passes) - 1, self)
+            self.rerun.pass_ends(reachable, len(self.passes) - 1, self, now)
 
     def user_rule(self, instance: PInstance, run: Callable[[], Any]) -> Any:
         """One `node._backward()` call inside a program-class pass: one backward frame.
@@ -4219,6 +4238,14 @@ _OP_OF_SUBCLASS: dict[str, str] = {}  # `op_of_subclass`, by class name
 MAX_OP_NAMES = 256
 
 
+def _drawn_grad(node: Value) -> float:
+    return float(node.grad)
+
+
+# The ints a float holds (`float(2**1024)` overflows): `Recorder.left_grad`.
+MAX_FLOAT_INT = 2**1023
+
+
 def sync_mirror(instance: PInstance, node: Value) -> None:
     """Copy `instance`'s data, grad and label onto `node`, its mirror (`Recorder.sync`;
     a label of `'None'` is none):
@@ -4418,9 +4445,14 @@ class Rerun:
             self.reached = float(output.data)
             raise PassReached
 
-    def pass_ends(self, nodes: list[Value], index: int, recorder: Recorder) -> None:
+    def pass_ends(
+        self, nodes: list[Value], index: int, recorder: Recorder, now: bool = False
+    ) -> None:
+        """Pass `index` ended (`now`: just now, what its nodes hold read as it is): its
+        leaves' gradients, kept by the first run."""
         if self.first:
-            self.grads.append({node: float(node.grad) for node in nodes if not node._prev})
+            grad = recorder.left_grad if now else _drawn_grad
+            self.grads.append({node: grad(node) for node in nodes if not node._prev})
 
     def writes_before_read(
         self, leaf: Value, parents: list[Value], pass_index: int, lazy: bool = False

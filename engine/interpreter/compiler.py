@@ -67,6 +67,7 @@ from backprop_animator.engine.interpreter.expressions import (
     Stmt,
     TreeMemo,
     contains_yield,
+    leaf_classes,
     own_gradient_names,
     seeding_passes,
 )
@@ -299,10 +300,13 @@ class _ModuleNames:
 
 
 # Each tree's `statements_calling_backward`, `patches_value`, the names it may unbind
-# (`scope.unbinds_of`) and its own names for a gradient (`own_gradient_names`), once
+# (`scope.unbinds_of`), its own names for a gradient (`own_gradient_names`), its
+# functions that seed and walk (`seeding_passes`) and its leaf classes (`leaf_classes`), once
 # `refuse_host_calls` let it through: for as long as the tree lives (a gradient check's
 # re-runs share one).
-_TreeFacts = tuple[set[int], bool, frozenset[str], tuple[str, ...], frozenset[tuple[str, int, int]]]
+_TreeFacts = tuple[
+    set[int], bool, frozenset[str], tuple[str, ...], frozenset[tuple[str, int, int]], frozenset[str]
+]
 _TREE_FACTS: weakref.WeakKeyDictionary[ast.Module, _TreeFacts] = weakref.WeakKeyDictionary()
 _TREE_FACTS_LOCK = threading.Lock()
 # Each tree's `TreeMemo`, filled as its functions and classes are compiled: the re-runs
@@ -371,10 +375,13 @@ class Compiler(ExpressionCompiler):
                 scopes.unbinds_of(tree),
                 own_gradients,
                 seeding_passes(tree, (*GRAD_NAMES, *own_gradients)),
+                leaf_classes(tree),
             )
             with _TREE_FACTS_LOCK:
                 _TREE_FACTS[tree] = facts
-        self.calls_backward, patches, unbinds, own_gradients, seeding = facts
+        self.calls_backward, patches, unbinds, own_gradients, seeding, leaves = facts
+        if not self.library and leaves:
+            self.m.leaf_classes = leaves
         self.memo = tree_memo(tree)
         if not self.library and own_gradients:
             self.m.grad_names = (*GRAD_NAMES, *own_gradients)

@@ -15,6 +15,7 @@ import operator
 import sys
 import weakref
 from collections.abc import Callable, Iterable, Mapping
+from functools import partial
 from types import CodeType, GeneratorType, MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -42,9 +43,12 @@ from backprop_animator.engine.interpreter.objects import (
     GRAD_NAMES,
     MISSING,
     NUMBER_NAMES,
+    OPERAND_NAMES,
+    OPERAND_PAIRS,
     REQUIRES_NAMES,
     RULE_ATTRIBUTE_WORDS,
     RULE_NAMES,
+    SINGLE_OPERANDS,
     BoundMethod,
     Builtin,
     Frame,
@@ -227,6 +231,41 @@ def _unshaped_backward(rec: Any, obj: PInstance, fn: Function, run: Callable[[],
     return run()
 
 
+def _own_call(
+    rec: Any,
+    obj: PInstance,
+    method: str,
+    target: Any,
+    watch_rule: bool,
+    call: Callable[[Any, list[Any], Any], Any],
+    values: list[Any],
+    kwargs: Any,
+) -> Any:
+    """`obj.method(…)` (`call(target, values, kwargs)`) where the method's name may be a
+    rule's or a pass's: a pass kept on the node (`_kept_pass`), a run of the node's rule
+    (`is_rule`), else a call."""
+    run = partial(call, target, values, kwargs)
+    if rec.holder_pass and _kept_pass(obj, method, target):
+        return rec.user_pass(obj, run, target)
+    if watch_rule and is_rule(obj, method):
+        return rec.user_rule(obj, run)
+    return run()
+
+
+def _kept_pass(obj: Any, method: str, target: Any) -> bool:
+    """Whether `out.backward(1.0)` runs a function an op set on the node it made, under a
+    pass's name (`out.backward = backward`, in a run of `holder_pass`, where such nodes get
+    their operands from it: `Recorder.fill_closures`): then it is the pass, as a method of
+    the class would be."""
+    return (
+        type(obj) is PInstance
+        and obj.mirror is not None
+        and type(target) is Function
+        and method in obj.attrs
+        and obj.attrs[method] is target
+    )
+
+
 def is_grad_pass(cls: PClass) -> bool:
     """Whether `node.grad(1.0)`, a method of the node's class named `grad`, is the pass:
     where the class keeps a node's gradient under another name (Eli Bendersky's rad.py:
@@ -296,6 +335,65 @@ def _own_gradient(node: ast.ClassDef) -> str | None:
         if name in set_in_init and name not in NUMBER_NAMES and _is_number(value, 1)
     }
     return seeded.pop() if len(seeded) == 1 else None
+
+
+def leaf_classes(tree: ast.Module) -> frozenset[str]:
+    """The program's top-level classes whose objects are the leaves of a graph of op
+    classes: a class that keeps no operands, beside (under a base class of the program's
+    they share) a class whose `__init__` keeps them (`self.left` and `self.right`, a pair
+    of OPERAND_PAIRS, `self.operand`, or a name of OPERAND_NAMES) and its number under a
+    name of NUMBER_NAMES. A course's lazy
+    expression graph: `Variable` and `Const` beside `class Add(BinaryOp)`, the number
+    worked out by `eval()`, the gradient pushed down by `backward(adjoint)`; no leaf
+    keeps an empty `_prev`. Read off the code before it runs; `find_shape` takes such a
+    class's object as a leaf where it holds a number and a gradient.
+
+    Example: `leaf_classes(ast.parse("class N: pass\nclass V(N): pass\n"
+    "class Add(N):\n def __init__(s, a, b):\n  s.left = a\n  s.right = b\n  s.data = 0\n"))
+    == frozenset({"N", "V"})`.
+    """
+    classes = {node.name: node for node in tree.body if isinstance(node, ast.ClassDef)}
+    bases = {
+        name: [b.id for b in node.bases if isinstance(b, ast.Name) and b.id in classes]
+        for name, node in classes.items()
+    }
+    lineage: dict[str, set[str]] = {}
+    for name in classes:
+        seen, stack = {name}, [name]
+        while stack:
+            for base in bases[stack.pop()]:
+                if base not in seen:
+                    seen.add(base)
+                    stack.append(base)
+        lineage[name] = seen
+    writes = {
+        name: {
+            attr
+            for ancestor in lineage[name]
+            for item in classes[ancestor].body
+            if isinstance(item, ast.FunctionDef) and item.name == "__init__" and item.args.args
+            for attr in _own_writes(item)
+        }
+        for name in classes
+    }
+    # (an op class that keeps its number under a name of NUMBER_NAMES, as its leaves do:
+    # a tape's `Multiply(left, right)` keeping `output` is read in another run)
+    ops = {
+        name
+        for name in classes
+        if _keeps_operands(writes[name]) and any(n in writes[name] for n in NUMBER_NAMES)
+    }
+    return frozenset(
+        name
+        for name in classes
+        if name not in ops and any(lineage[name] & lineage[op] for op in ops)
+    )
+
+
+def _keeps_operands(names: set[str]) -> bool:
+    return any(name in names for name in (*OPERAND_NAMES, *SINGLE_OPERANDS)) or any(
+        first in names and second in names for first, second in OPERAND_PAIRS
+    )
 
 
 def _own_writes(method: ast.FunctionDef) -> dict[str, ast.expr]:
@@ -1720,8 +1818,8 @@ class ExpressionCompiler:
                                 )
                             return call_function(fn, [obj, *values], kwargs)
                     target = get_attr(obj, method)
-                    if watch_rule and type(obj) is PInstance and is_rule(obj, method):
-                        return rec.user_rule(obj, lambda: call(target, values, kwargs))
+                    if (watch_rule or watch_pass) and type(obj) is PInstance:  # a rule, a pass
+                        return _own_call(rec, obj, method, target, watch_rule, call, values, kwargs)
                     return call(target, values, kwargs)
                 except ProgramError as error:
                     raise error.located(line, column) from None
@@ -1850,6 +1948,8 @@ class ExpressionCompiler:
                     attrs = obj.reads
                     # `node._backward()`: the object's own attribute, what `get_attr` reads.
                     target = attrs[method] if method in attrs else get_attr(obj, method)
+                    if watch_pass and rec.holder_pass and _kept_pass(obj, method, target):
+                        return rec.user_pass(obj, lambda: target.enter(target, values), target)
                 else:
                     table = direct.get(kind)
                     if table is not None and method in table:

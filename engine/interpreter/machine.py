@@ -64,6 +64,7 @@ from backprop_animator.engine.interpreter.objects import (
     PSet,
     PStaticMethod,
     PSuper,
+    Shape,
     Stream,
     TextBuffer,
     TypeMethod,
@@ -258,6 +259,9 @@ class Machine:
         # The names a node's gradient may have: GRAD_NAMES, then those the program's
         # classes give it in words of their own (`expressions.own_gradient_names`).
         self.grad_names: tuple[str, ...] = GRAD_NAMES
+        # The program's classes whose objects are leaves beside op classes that keep their
+        # operands, though they keep none (`expressions.leaf_classes`).
+        self.leaf_classes: frozenset[str] = frozenset()
         # The built-in types a generic alias of theirs calls (`list[int]([1, 2])`), by name.
         self.alias_origins: dict[str, Any] = {}
         # The run's modules (`Library.modules`), and CPython's objects their members and
@@ -547,11 +551,21 @@ class Machine:
                 raise ProgramError(message, kind="TypeError")
         elif (args or kwargs) and not _new_of_its_own(cls):  # (object_init says nothing)
             raise ProgramError(f"{cls.name}() takes no arguments", kind="TypeError")
-        shape = cls.shape or find_shape(cls, instance.attrs, self.grad_names)
-        if shape is not None:
+        shape = cls.shape or find_shape(cls, instance.attrs, self.grad_names, self.leaf_classes)
+        if shape is not None and (not self.leaf_classes or self.numbered(instance, shape)):
             cls.shape = shape
             self.recorder.register_instance(instance, args, kwargs)
         return instance
+
+    def numbered(self, instance: PInstance, shape: Shape) -> bool:
+        """Whether an object of one of the program's leaf classes (`leaf_classes`) holds
+        a number, and so is a leaf: a course's `Variable("a", x * y)` keeps an expression
+        as its value, and is no node (as it was before such classes were leaves). Any
+        other class's object is a node by its shape alone."""
+        if instance.cls.name not in self.leaf_classes:
+            return True
+        kind = type(instance.attrs.get(shape.number))
+        return kind is float or kind is int
 
     def new_instance(self, cls: PClass, args: list[Any], kwargs: dict[str, Any]) -> Any:
         """`C(...)` of a class with its own `__new__` (a singleton's, a cache's): called
@@ -571,8 +585,10 @@ class Machine:
             if returned is not None:  # `return self` in `__init__`: CPython's TypeError
                 message = f"__init__() should return None, not '{cpython_type(returned)}'"
                 raise ProgramError(message, kind="TypeError")
-        shape = made.cls.shape or find_shape(made.cls, made.attrs, self.grad_names)
-        if shape is not None and made.mirror is None:
+        shape = made.cls.shape or find_shape(
+            made.cls, made.attrs, self.grad_names, self.leaf_classes
+        )
+        if shape is not None and made.mirror is None and self.numbered(made, shape):
             made.cls.shape = shape
             self.recorder.register_instance(made, args, kwargs)
         return made

@@ -490,6 +490,8 @@ class Shape:
             return held_operands(attrs.get(self.operands))
         if self.second is None:
             operands = attrs.get(self.operands)
+            if type(operands) is PInstance and operands.mirror is not None:
+                return (operands,)  # one operand, itself (`self.operand`: SINGLE_OPERANDS)
             if (
                 type(operands) is PInstance
                 and operands.mirror is None
@@ -551,6 +553,15 @@ def held_operands(holder: Any) -> Any:
             if found is not None:
                 return found
     return None
+
+
+# One operand a node keeps under a name of its own (a unary op's `self.operand` beside a
+# binary op's `self.left` and `self.right`): tried after OPERAND_PAIRS, where it is a node.
+SINGLE_OPERANDS = ("operand", "_operand")
+
+
+def _is_node(value: Any) -> bool:
+    return type(value) is PInstance and value.mirror is not None
 
 
 # One operand held under a singular name, by a record of the op with no collection of
@@ -645,11 +656,16 @@ def gradient_name(attrs: dict[str, Any], grad_names: tuple[str, ...] = GRAD_NAME
 
 
 def find_shape(
-    cls: PClass, attrs: dict[str, Any], grad_names: tuple[str, ...] = GRAD_NAMES
+    cls: PClass,
+    attrs: dict[str, Any],
+    grad_names: tuple[str, ...] = GRAD_NAMES,
+    leaves: frozenset[str] = frozenset(),
 ) -> Shape | None:
     """The shape of an instance just made, or None if it is not a graph node: it must
     hold `grad` (or another of `grad_names`, the first it holds: `gradient_name`) and a
-    number, and have a rule or operands (its own, or its class's)."""
+    number, and have a rule or operands (its own, or its class's), or be of one of the
+    program's `leaves` (`expressions.leaf_classes`: a `Variable` beside op classes that
+    keep their operands, itself keeping none), a leaf."""
     grad = gradient_name(attrs, grad_names)
     if grad is None:
         return None
@@ -696,6 +712,9 @@ def find_shape(
         if pair is not None and first(pair[1:]) is not None:
             operands, second = pair
     if operands is None:
+        # One operand under a name of its own (a unary op's `self.operand`), a node
+        operands = next((name for name in SINGLE_OPERANDS if _is_node(attrs.get(name))), None)
+    if operands is None:
         operands = worded_operands(attrs)
     held = False
     if operands is None:
@@ -703,7 +722,7 @@ def find_shape(
         # `__init__`, None for a leaf), the operands it keeps (`held_operands`).
         operands = next((name for name in HOLDER_NAMES if name in attrs), None)
         held = operands is not None
-    if rule is None and operands is None:
+    if rule is None and operands is None and (own_number or cls.name not in leaves):
         return None
     op = first(OP_NAMES) or "_op"
     if held and op == operands:  # `operation` holding the op's object: its class names it

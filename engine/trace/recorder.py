@@ -497,8 +497,8 @@ class Recorder:
         state = self.state
         merged: tuple[Value, ...] = ()
         if mirrors:
-            if op is None and shape.op not in attrs:
-                name = self.op_made(instance)
+            if op is None:
+                name = self.op_unkept(instance, name)
             mirrors, merged = self.taken_operands(children, mirrors, args, kwargs)
         elif (type(children) is PSet and not children.items) or (
             (type(children) is list or type(children) is dict) and not children
@@ -622,6 +622,16 @@ class Recorder:
         if len(op) == 2 and ops.OP_OF_WORD.get(word.lower()) == "**":
             return ops.power_op(op[1])
         return self.worded_op(word)
+
+    def op_unkept(self, instance: PInstance, name: str) -> str:
+        """The op of a node made with operands whose op attribute holds none: the one the
+        method making it stands for, where its class keeps no op attribute at all
+        (`op_made`), else the one a function it keeps is named for (`function_op`)."""
+        shape = instance.cls.shape
+        assert shape is not None
+        if shape.op not in instance.attrs:
+            name = self.op_made(instance)
+        return name or function_op(instance.attrs, self.state.charge)
 
     def op_made(self, instance: PInstance) -> str:
         """The op of a node whose class keeps none: the one the method making it stands
@@ -925,6 +935,21 @@ class Recorder:
         if named is None or (named == "**" and made.startswith("**")):
             return made or (clean_text(cut_label(cls.name)) if cls is not None else "")
         return named
+
+    def left_grad(self, node: Value) -> float:
+        """The gradient the program left on `node` as a pass ends, for the gradient
+        check: a node of its own class's attribute, read as it is (a `backward()` that
+        writes the gradients itself, a recursion with no rule per node, reaches the
+        drawings only after the pass), where it is a number; else the drawing's."""
+        instance = self.instance_of.get(node)
+        if instance is not None:
+            shape = instance.cls.shape
+            value = instance.attrs.get(shape.grad) if shape is not None else None
+            if type(value) is float and math.isfinite(value):
+                return value
+            if type(value) is int and -MAX_FLOAT_INT < value < MAX_FLOAT_INT:
+                return float(value)  # (not a bool; an int past a float's range is not read)
+        return float(node.grad)
 
     def sync(self, node: Value) -> None:
         """Copy a program-class node's data, grad and label onto its mirror."""
@@ -1731,7 +1756,8 @@ class Recorder:
                 )
         if self.stale_runs:  # rules of earlier passes' nodes, run again: said after the sort's
             self.say_stale_runs(output, len(reachable), sort, start.get(output, 0.0), grad)
-        self.close_own_pass(output, topo, reachable, start, len(self.frames))
+        # (the pass has just run: what the program left on its nodes is read as it is)
+        self.close_own_pass(output, topo, reachable, start, len(self.frames), now=True)
         if writes_itself:
             self.judge_own_writes(output, reachable, sort, start)
         if failed is not None:
@@ -2004,10 +2030,13 @@ class Recorder:
         start: dict[Value, float],
         end: int,
         seed: float = 1.0,
+        now: bool = False,
     ) -> None:
         """The pass is done: the right engine's pass beside it, from `start` and `seed`
         (the output's gradient as it starts); the frames after `end` belong to the next
-        pass."""
+        pass. `now`: it has just run (a walk by hand is closed later, when the program may
+        have changed its gradients since), so the gradient check takes the gradients the
+        nodes hold (`Recorder.left_grad`)."""
         skipped = self.rule_skipped
         if self.holder_pass and self.hand_pass:
             # The seed a program gives the unit its gates' backward() calls start from (a
@@ -2039,7 +2068,7 @@ class Recorder:
         self.passes.append((output, topo, output.data))
         self.pass_end = end
         if self.rerun is not None:
-            self.rerun.pass_ends(reachable, len(self.passes) - 1, self)
+            self.rerun.pass_ends(reachable, len(self.passes) - 1, self, now)
 
     def user_rule(self, instance: PInstance, run: Callable[[], Any]) -> Any:
         """One `node._backward()` call inside a program-class pass: one backward frame.
@@ -2471,6 +2500,7 @@ class Recorder:
         self.holder_output: dict[int, tuple[PInstance, PInstance]] = {}
         self.calling_holder: PInstance | None = None  # whose backward() opens the pass
         self.record_ops: dict[Value, tuple[str, tuple[int, int]]] = {}  # (`made_op`)
+        self.closure_made: list[PInstance] = []  # (`made_op`, until `fill_closures`)
         self.holder_seeds: dict[int, float] = {}  # by pass: a gate pass's seed, if not 1
 
     def made_in_holder(self, holder: PInstance, instance: PInstance) -> None:
@@ -2544,6 +2574,7 @@ class Recorder:
         op = self.op_made(instance)
         if op:
             self.record_ops[instance.mirror] = (op, self.state.position)
+            self.closure_made.append(instance)
 
     def fill_records(self) -> None:
         """Before a pass of `holder_pass`: the records of a Wengert list link their nodes,
@@ -2580,6 +2611,41 @@ class Recorder:
                         if not mirror._op:
                             mirror._op = made[0]
 
+    def fill_closures(self) -> None:
+        """Before a pass of `holder_pass`: a node made with no operands while an op's
+        method ran (`made_op`), that keeps a function that method made (`out.backward =
+        backward`, reverse mode as a Hugging Face post on automatic differentiation
+        writes it: the class's own `backward(adjoint)` a leaf's, each op's closure the
+        node's), has for operands the older nodes among that method's variables, which
+        the function closes over (`self`, `other`), in their order; its op is the
+        method's. A node that keeps none stays a leaf. Older operands only: no cycle can
+        come of it. Charged a step for every `ITEMS_PER_STEP` attributes and variables
+        looked at; no program code runs."""
+        made, self.closure_made = self.closure_made, []
+        charge = self.state.charge
+        for instance in made:
+            mirror = instance.mirror
+            if mirror is None or mirror._prev:
+                continue
+            attrs = instance.attrs
+            charge(1 + len(attrs) // ITEMS_PER_STEP)
+            for value in attrs.values():
+                if type(value) is not Function or value.closure is None:
+                    continue
+                frame = value.closure
+                if frame.parent is None:
+                    break  # a function of the module's: its variables are the program's
+                charge(len(frame.vars) // ITEMS_PER_STEP)
+                operands = older_nodes(frame.vars.values(), instance, mirror._seq, charge)
+                if operands:
+                    mirror._prev = tuple(operands)
+                    made_at = self.record_ops.get(mirror)
+                    if made_at is not None:
+                        self.positions[mirror] = made_at[1]  # the line of the op that made it
+                        if not mirror._op:
+                            mirror._op = made_at[0]
+                break
+
     def record_pass(
         self,
         instance: PInstance,
@@ -2595,6 +2661,8 @@ class Recorder:
         if self.held_made:
             self.fill_holders()
         self.fill_records()
+        if self.closure_made:
+            self.fill_closures()
         output = instance.mirror
         if output is None or not output._prev:
             if self.unshaped is None:
@@ -4305,6 +4373,21 @@ def op_of_class(name: str) -> str | None:
     return ops.OP_OF_METHOD.get(key) or OP_WORDS.get(key)
 
 
+def function_op(attrs: dict[str, Any], charge: Callable[[int], None]) -> str:
+    """The op a node that keeps none stands for, named by a function of the program's it
+    keeps (`Node(func=mul, parents=[a, b])`, a DAG whose functions carry their own
+    vector-Jacobian products, `mul.make_vjp`): the op its name stands for (`mul` `*`,
+    `exp`: `op_of_class`), else "". Its attributes read as they are, a step for every
+    `ITEMS_PER_STEP` of them."""
+    charge(len(attrs) // ITEMS_PER_STEP)
+    for value in attrs.values():
+        if type(value) is Function and value.closure is not None:
+            named = op_of_class(value.name)
+            if named:
+                return named
+    return ""
+
+
 def op_of_subclass(cls: PClass, making: bool) -> str:
     """The op a node class that is a subclass of another of the program's stands for
     (one class for each op: `Mul(Node)` `*`, `Sigmoid(Node)` `sigmoid`: `op_of_class`);
@@ -4350,8 +4433,16 @@ def kept_operands(
     `charge` pays for the attributes and items looked at."""
     attrs = holder.attrs
     charge(1 + len(attrs) // ITEMS_PER_STEP)
+    return older_nodes(attrs.values(), made, seq, charge)
+
+
+def older_nodes(
+    values: Iterable[Any], made: PInstance, seq: int, charge: Callable[[int], None]
+) -> list[Value]:
+    """The nodes among `values`, a tuple's or list's items too, that are older than `seq`
+    (`made` left out), in their order (`kept_operands`, `Recorder.fill_closures`)."""
     operands: list[Value] = []
-    for value in attrs.values():
+    for value in values:
         kind = type(value)
         items = value if kind is tuple or kind is list else (value,)
         if len(items) > 1:
@@ -4517,6 +4608,14 @@ NO_WRITES: tuple[float, tuple[()], tuple[()], None] = (0.0, (), (), None)
 _OP_NAMES: dict[str, str] = {}
 _OP_OF_SUBCLASS: dict[str, str] = {}  # `op_of_subclass`, by class name
 MAX_OP_NAMES = 256
+
+
+def _drawn_grad(node: Value) -> float:
+    return float(node.grad)
+
+
+# The ints a float holds (`float(2**1024)` overflows): `Recorder.left_grad`.
+MAX_FLOAT_INT = 2**1023
 
 
 def sync_mirror(instance: PInstance, node: Value) -> None:
@@ -4734,9 +4833,14 @@ class Rerun:
             self.reached = float(output.data)
             raise PassReached
 
-    def pass_ends(self, nodes: list[Value], index: int, recorder: Recorder) -> None:
+    def pass_ends(
+        self, nodes: list[Value], index: int, recorder: Recorder, now: bool = False
+    ) -> None:
+        """Pass `index` ended (`now`: just now, what its nodes hold read as it is): its
+        leaves' gradients, kept by the first run."""
         if self.first:
-            self.grads.append({node: float(node.grad) for node in nodes if not node._prev})
+            grad = recorder.left_grad if now else _drawn_grad
+            self.grads.append({node: grad(node) for node in nodes if not node._prev})
 
     def writes_before_read(
         self, leaf: Value, parents: list[Value], pass_index: int, lazy: bool = False

@@ -27,7 +27,7 @@ from backprop_animator.engine.interpreter.expressions import (
     is_pass_method,
     own_gradient_names,
 )
-from backprop_animator.engine.interpreter.objects import GRAD_NAMES, OPERAND_WORDS
+from backprop_animator.engine.interpreter.objects import GRAD_NAMES, OPERAND_WORDS, SINGLE_OPERANDS
 
 
 def run_in_cpython(source: str) -> list[str]:
@@ -265,12 +265,19 @@ def operands_of(node: Any) -> list[Any]:
                 for o in operands
                 if o is not None
             ]
+    for name in SINGLE_OPERANDS:
+        # a unary op's one operand (`self.operand`), where a node, as `find_shape` takes it
+        if _is_node(getattr(node, name, None)):
+            return [getattr(node, name)]
     for name, value in vars(node).items() if hasattr(node, "__dict__") else ():
         # a class's own name for them, as the interpreter's `worded_operands` finds it
         if isinstance(value, (tuple, list, set, frozenset)) and any(
             word in name.lower() for word in OPERAND_WORDS
         ):
             return [o[0] if isinstance(o, tuple) and len(o) == 2 else _held_node(o) for o in value]
+    closed = _closed_over(node)
+    if closed:
+        return closed
     holder = next((getattr(node, name) for name in HOLDER_NAMES if hasattr(node, name)), None)
     if isinstance(holder, (tuple, list)):
         if any(_is_node(item) for item in holder):
@@ -344,6 +351,36 @@ def _is_node(value: Any) -> bool:
     return _has_gradient(value) and _number_name(value) is not None
 
 
+def _closed_over(node: Any) -> list[Any]:
+    """The operands of a node that keeps none but a closure its op set on it (`out.backward
+    = backward`): the other nodes that closure closes over, in the order of its free
+    variables (`self`, `other`), as the interpreter takes those of the op's frame."""
+    own = vars(node) if hasattr(node, "__dict__") else {}
+    for value in own.values():
+        cells = getattr(value, "__closure__", None)
+        if cells and getattr(value, "__code__", None) is not None:
+            found = []
+            for cell in cells:
+                with contextlib.suppress(ValueError):  # (a cell not filled yet)
+                    found.append(cell.cell_contents)
+            return [v for v in found if v is not node and _is_node(v)]
+    return []
+
+
+def _closure_node(frame: Any) -> Any:
+    """The node, among the variables a closure's frame closes over, that keeps that very
+    closure as its attribute of the closure's name (`out.backward = backward`, set by the
+    op that made `out`); None where there is none."""
+    code = frame.f_code
+    for name in code.co_freevars:
+        value = frame.f_locals.get(name)
+        if _is_node(value):
+            kept = vars(value).get(code.co_name) if hasattr(value, "__dict__") else None
+            if getattr(kept, "__code__", None) is code:
+                return value
+    return None
+
+
 def run_in_cpython_with_passes(source: str) -> tuple[list[str], list[float], list[Any]]:
     """What CPython prints, each `backward()` call's output number, and the pass outputs
     (their graphs are walked when the program has ended, for the leaves' gradients)."""
@@ -385,9 +422,12 @@ def run_in_cpython_with_passes(source: str) -> tuple[list[str], list[float], lis
             worded = does_pass_work(defs[code.co_firstlineno].body)
         method = named or worded
         function = code.co_name in PASS_FUNCTIONS and "." not in code.co_qualname
-        if not (method or function):
+        # `f.backward(1.0)` where an op set a closure of its own on the node it made under
+        # that name (`out.backward = backward`): the node is the closure's
+        kept = _closure_node(frame) if code.co_name in PASS_FUNCTIONS and not in_class else None
+        if not (method or function or kept is not None):
             return  # `backprop(loss)` is a pass too, as the interpreter counts it
-        node = frame.f_locals.get(code.co_varnames[0])
+        node = kept if kept is not None else frame.f_locals.get(code.co_varnames[0])
         if (
             node is not None
             and _has_gradient(node)

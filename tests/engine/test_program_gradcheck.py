@@ -16,6 +16,7 @@ from backprop_animator.engine import (
     trace_source,
 )
 from backprop_animator.engine.examples import TRAIN_STEP
+from tests.support.checkout import CHECKOUT
 
 # What these tests ask is the check's answer, not the clock's: a check runs the program
 # again for each leaf, and on a loaded machine (a CI worker beside the other and Chromium)
@@ -260,3 +261,33 @@ def test_a_pass_of_no_rule_is_checked_from_the_seed_the_program_gave(own: bool) 
     unseeded = source.split("c.grad = 2.0")[0]
     checks = gradcheck_source(unseeded, **CENTRAL)["checks"]
     assert [check["rows"][0]["numeric"] for check in checks] == pytest.approx([3.0, 2.0])
+
+
+def test_a_backward_that_writes_the_gradients_itself_is_checked_with_them() -> None:
+    # A pass with no rule per node (a recursion that writes each gradient: `backward(bp)`
+    # calling itself on the parents, or each node's own closure): the check's analytic
+    # gradient was the one before the pass (0, or nura's `a` its 1.0 to start), as the
+    # writes reach the nodes' drawings only after the pass; it is the program's own.
+    recursive = (CHECKOUT / "tests/engine/real_code/recursive_backward.py").read_text()
+    check = gradcheck_source(recursive, **CENTRAL)["checks"]  # z = x * y + x * 4 at 2, -3
+    assert [(c["label"], c["analytic"]) for c in check] == [("x", 1.0), ("y", 2.0), ("", 2.0)]
+    for c in check:
+        assert c["rows"][0]["numeric"] == pytest.approx(c["analytic"], rel=1e-6)
+    # The Hugging Face post's program: `a` starts at an adjoint of 1.0, and the first pass
+    # adds d(a*b + c*a)/da = b + c = -1 to it: 0.0, as CPython prints it.
+    post = CHECKOUT / "tests/engine/public_code/andrew_m_holmes_nura_blog_reversemode.py"
+    check = gradcheck_source(post.read_text(), **CENTRAL)["checks"]
+    assert [c["analytic"] for c in check] == [0.0, 25.0, 25.0]
+    assert [c["rows"][0]["numeric"] for c in check] == pytest.approx([-1.0, 25.0, 25.0])
+
+
+def test_a_gradient_past_a_floats_range_is_no_host_error_in_the_check() -> None:
+    # An int gradient too large for a float, written by the pass itself: the check says
+    # what the trace says of it, in words, never an OverflowError of the host's.
+    source = (CHECKOUT / "tests/engine/real_code/recursive_backward.py").read_text()
+    huge = source.replace("self.grad += bp\n", "self.grad += bp\n        self.grad = 10**400\n")
+    with pytest.raises(EngineError) as traced:
+        trace_source(huge, limits=ROOMY)
+    with pytest.raises(EngineError) as checked:
+        gradcheck_source(huge, **CENTRAL)
+    assert "Overflow" not in str(checked.value) and str(traced.value)

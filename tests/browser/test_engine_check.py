@@ -361,52 +361,50 @@ c.backward()
 """
 
 
-def test_an_engine_with_no_rule_per_node_claims_nothing_it_could_not_check(
+def test_an_engine_whose_loop_over_pairs_forgets_the_upstream_names_the_op_it_shows(
     player_page: Page, server: str
 ) -> None:
-    # b's gradient ends wrong, and no row says right about what it could not see: the
-    # rows say why the rules could not be judged.
+    # The loop over each node's (child, local) pairs is that node's rule (bugs19): its
+    # `child.grad += local` forgets the upstream gradient, so `+`, whose upstream is −3,
+    # is named wrong at its frame; `*` ran where its upstream was 1, where the factor
+    # forgotten changes nothing, and is right there. (Every row was "unchecked" and the
+    # sort called wrong before: no row per node was seen.)
     trace = trace_source(PAIRS_ENGINE)
     check = trace["engine_check"]
-    assert {rule["verdict"] for rule in check["rules"]} == {"unchecked"}
+    assert {rule["op"]: rule["verdict"] for rule in check["rules"]} == {
+        "*": "right",
+        "+": "wrong",
+    }
+    assert check["sort"]["verdict"] == "right"
     parted = len(_parted(trace))
     assert parted > 0
     open_player(player_page, player_url(server, PAIRS_ENGINE))
 
     panel = player_page.get_by_test_id("engine-check")
     _expect_rows_match(player_page, check)
-    # Its sort row is wrong (judged whole, below): the summary says it parts, and counts
-    # the outlined gradients (it said "so its rules cannot be judged one by one. Judged
-    # as they end, 3 gradients end different", with every row right or unchecked).
-    expect(panel).to_contain_text(
-        f"Your engine parts from a right one: {parted} gradients end wrong"
-    )
-    expect(panel.get_by_test_id("engine-check-row").first).to_contain_text(
-        "No rule of this op writes a gradient"
-    )
     expect(panel).not_to_contain_text("Every rule, the sort and += agree")
-    expect(panel.get_by_test_id("engine-check-sort")).to_contain_text("no order of rules to judge")
-    # Judged whole (`Recorder.judge_own_writes`): `child.grad += local` forgets the upstream
-    # gradient, and the row names the node nearest c whose gradient parts (it said "right").
-    assert check["sort"]["verdict"] == "wrong"
-    expect(panel.get_by_test_id("engine-check-sort")).to_contain_text(
-        "(a*b).grad ends different from a right engine's, so its writes are not the chain rule's"
-    )
-    expect(panel.get_by_test_id("engine-check-accumulation")).not_to_contain_text(
-        "Every child keeps each share"
-    )
-    # A node of its class keeps no rule: its build frame shows none, not the engine's.
+    expect(panel).not_to_contain_text("no order of rules to judge")
+    # Its rule is the loop's body (it said "Creates a*b = −6." with no rule, when no
+    # rule per node was seen): the build frame shows that line, not the engine's.
     code = player_page.get_by_test_id("code-panel")
-    expect(code).to_contain_text("Creates a*b = \u22126.")
-    expect(code).not_to_contain_text("engine/value.py")
-    expect(code).not_to_contain_text("stores its backward rule")
-    # Its one frame of writes, the sort's, shows its own backward(), not the engine's.
-    player_page.get_by_test_id("scrubber").fill(str(len(trace["frames"]) - 1))
-    expect(player_page.locator("[data-testid=node][data-parted]")).to_have_count(parted)
-    code = player_page.get_by_test_id("code-panel")
-    expect(code).to_contain_text("(its own backward)")
+    expect(code).to_contain_text("Creates a*b = \u22126 and stores its backward rule")
     expect(code).to_contain_text("child.grad += local")
     expect(code).not_to_contain_text("engine/value.py")
+    # The + node's frame says the share it gave lost the upstream gradient.
+    plus = next(
+        k
+        for k, frame in enumerate(trace["frames"])
+        if frame["phase"] == "backward" and "not multiplied by the upstream" in frame["text"]
+    )
+    player_page.get_by_test_id("scrubber").fill(str(plus))
+    expect(player_page.get_by_test_id("narration")).to_contain_text(
+        "not multiplied by the upstream gradient"
+    )
+    expect(code).to_contain_text("child.grad += local")
+    expect(code).not_to_contain_text("engine/value.py")
+    # At the end, the gradients that part from a right engine's are outlined.
+    player_page.get_by_test_id("scrubber").fill(str(len(trace["frames"]) - 1))
+    expect(player_page.locator("[data-testid=node][data-parted]")).to_have_count(parted)
 
 
 # A training loop on the learner's own class: one weight `w` reached by every pass, its

@@ -1578,6 +1578,7 @@ def run_theirs(source: str) -> tuple[list[str], str | None]:
     import contextlib
     import io
     import sys
+    import traceback
 
     from micrograd.engine import Value as MicrogradValue
 
@@ -1593,10 +1594,11 @@ def run_theirs(source: str) -> tuple[list[str], str | None]:
             code = compile(source + ENDING, "<program>", "exec", dont_inherit=True)
             exec(code, namespace)  # our own programs
     except Exception as error:  # what CPython says is compared
-        text = str(error)
-        return out.getvalue().splitlines(), f"{type(error).__name__}: {text}" if text else type(
-            error
-        ).__name__
+        # (its traceback's last line: a library module's class named by its module,
+        # `statistics.StatisticsError: …`, `json.decoder.JSONDecodeError: …`, as misc19
+        # made the engine's; a built-in's or the program's by its name alone)
+        said = traceback.format_exception_only(type(error), error)[-1].rstrip("\n")
+        return out.getvalue().splitlines(), said
     finally:
         sys.setrecursionlimit(limit)
     return out.getvalue().splitlines(), None

@@ -93,12 +93,23 @@ export function gradName(trace) {
  * @param {number} [pass]
  */
 export function passName(trace, sourceLines, pass = 0) {
+  return passDef(trace, sourceLines, pass)?.[2] ?? "backward";
+}
+
+/**
+ * The `def` line of a pass's own function (`passes[].backward.line`), matched: its
+ * indent, its name and its first parameter; null where the line is no `def`.
+ * @param {{passes?: {backward?: {line: number} | null}[]}} trace
+ * @param {string[]} sourceLines
+ * @param {number} pass
+ */
+function passDef(trace, sourceLines, pass) {
   const line = trace.passes?.[pass]?.backward?.line;
-  const def =
-    typeof line === "number"
-      ? /^\s*(?:async\s+)?def\s+([A-Za-z_]\w*)\s*\(/.exec(sourceLines[line - 1] ?? "")
-      : null;
-  return def ? def[1] : "backward";
+  return typeof line === "number"
+    ? /^(\s*)(?:async\s+)?def\s+([A-Za-z_]\w*)\s*\(\s*([A-Za-z_]\w*)?/.exec(
+        sourceLines[line - 1] ?? "",
+      )
+    : null;
 }
 
 /**
@@ -112,13 +123,7 @@ export function passName(trace, sourceLines, pass = 0) {
  * @param {number} [pass]
  */
 export function passCall(trace, sourceLines, output, pass = 0) {
-  const line = trace.passes?.[pass]?.backward?.line;
-  const def =
-    typeof line === "number"
-      ? /^(\s*)(?:async\s+)?def\s+([A-Za-z_]\w*)\s*\(\s*([A-Za-z_]\w*)?/.exec(
-          sourceLines[line - 1] ?? "",
-        )
-      : null;
+  const def = passDef(trace, sourceLines, pass);
   if (def && !(def[1] && def[3] === "self")) return `${def[2]}(${output})`;
   return `${operand(output)}.${def ? def[2] : "backward"}()`;
 }
